@@ -17,7 +17,11 @@ export function core<T>(definition: string, options: SchemaOptions = {}) {
 
 /** int-or-string, as Kubernetes' IntOrString (e.g. `maxUnavailable: 1` or `"10%"`). */
 export function intOrString(options: SchemaOptions = {}) {
-  return Type.Unsafe<number | string>({ ...options, 'x-kubernetes-int-or-string': true });
+  return Type.Unsafe<number | string>({
+    ...options,
+    'x-kubernetes-int-or-string': true,
+    anyOf: [{ type: 'integer' }, { type: 'string' }],
+  });
 }
 
 /** A free-form object kept verbatim (OpenKruise uses this for embedded templates and raw extensions). */

@@ -1,5 +1,6 @@
 // Installs our CRDs into a cluster and waits until the API server serves them.
-import { ApiextensionsV1Api, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { KubeHttp, KubeObject } from './http.js';
 import { applyObjects } from './node-client.js';
 
 export function isEstablished(crd: V1CustomResourceDefinition): boolean {
@@ -7,15 +8,14 @@ export function isEstablished(crd: V1CustomResourceDefinition): boolean {
   return ['Established', 'NamesAccepted'].every((t) => conds.some((c) => c.type === t && c.status === 'True'));
 }
 
-export async function installCrds(kc: KubeConfig, crds: V1CustomResourceDefinition[], timeoutMs = 60_000): Promise<void> {
-  await applyObjects(kc, crds);
-  const api = kc.makeApiClient(ApiextensionsV1Api);
+export async function installCrds(kube: KubeHttp, crds: V1CustomResourceDefinition[], timeoutMs = 60_000): Promise<void> {
+  await applyObjects(kube, crds as unknown as KubeObject[]);
   const deadline = Date.now() + timeoutMs;
   for (const crd of crds) {
     const name = crd.metadata?.name ?? '';
     for (;;) {
-      const live = await api.readCustomResourceDefinition({ name });
-      if (isEstablished(live)) break;
+      const live = await kube.get<KubeObject>('apiextensions.k8s.io/v1', 'CustomResourceDefinition', name);
+      if (isEstablished(live as unknown as V1CustomResourceDefinition)) break;
       if (Date.now() > deadline) throw new Error(`CRD ${name} not established after ${timeoutMs / 1000}s`);
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -1,6 +1,7 @@
-// The Node-only Kubernetes client (@kubernetes/client-node). Worker code never imports this
-// file: it reads cluster state through ports instead (see src/admission).
-import { KubeConfig, KubernetesObjectApi, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
+// The Node-only Kubernetes client. Worker code never imports this file: it reads cluster state
+// through ports instead (see src/admission).
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeHttp, type KubeObject } from './http.js';
 
 export const FIELD_MANAGER = 'kruise-serverless';
 
@@ -12,11 +13,8 @@ export function loadKubeConfig(path?: string): KubeConfig {
 }
 
 /** Server-side applies each object (create or merge), owning only the fields we set. */
-export async function applyObjects(kc: KubeConfig, objects: KubernetesObject[]): Promise<KubernetesObject[]> {
-  const api = KubernetesObjectApi.makeApiClient(kc);
-  const applied: KubernetesObject[] = [];
-  for (const obj of objects) {
-    applied.push(await api.patch(obj, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply));
-  }
+export async function applyObjects(kube: KubeHttp, objects: KubeObject[]): Promise<KubeObject[]> {
+  const applied: KubeObject[] = [];
+  for (const obj of objects) applied.push(await kube.apply(obj, FIELD_MANAGER));
   return applied;
 }

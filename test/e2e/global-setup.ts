@@ -5,22 +5,17 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { REPO_ROOT, startControlPlane, stopControlPlane, binDir } from '../cluster/control-plane.js';
 import { loadKubeConfig } from '../../src/kube/node-client.js';
+import { KubeHttp } from '../../src/kube/http.js';
 import { installCrds } from '../../src/kube/crds.js';
 import { readCrdManifests } from '../../src/kube/crd-manifests.js';
+import './provided.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    kubeconfig: string;
-    kubectl: string;
-    caCert: string;
-  }
-}
 
 export default async function setup(project: TestProject) {
   const external = process.env.KS_TEST_KUBECONFIG;
   const cp = external ? undefined : await startControlPlane('test', (m) => console.error(`[e2e] ${m}`));
   const kubeconfig = external ?? cp!.kubeconfig;
-  await installCrds(loadKubeConfig(kubeconfig), readCrdManifests(join(REPO_ROOT, 'infra', 'crds')));
+  await installCrds(await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig)), readCrdManifests(join(REPO_ROOT, 'infra', 'crds')));
   project.provide('kubeconfig', kubeconfig);
   project.provide('kubectl', join(binDir(), 'kubectl'));
   project.provide('caCert', cp?.pki.caCert ?? '');

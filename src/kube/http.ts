@@ -1,0 +1,148 @@
+// A raw JSON client for the API server (Node only). We use it instead of client-node's typed
+// API classes because those re-serialise objects through their models, which silently drops
+// fields the models don't know (e.g. `x-kubernetes-int-or-string` in a CRD, or any field newer
+// than the client). Credentials and CA come from the kubeconfig via client-node.
+import { Agent, request, type RequestOptions } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeApiError } from './errors.js';
+
+export type KubeObject = {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string; [k: string]: unknown };
+  [k: string]: unknown;
+};
+
+export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
+const PATCH_CONTENT: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+type RequestInit = { body?: unknown; contentType?: string; query?: Record<string, string | number | boolean | undefined> };
+
+export class KubeHttp {
+  /** How many requests this client has sent: reconcilers report it per invocation. */
+  calls = 0;
+  private readonly discovery = new Map<string, Promise<{ name: string; namespaced: boolean; kind: string }[]>>();
+
+  private constructor(
+    private readonly server: string,
+    private readonly base: RequestOptions,
+  ) {}
+
+  static async fromKubeConfig(kc: KubeConfig): Promise<KubeHttp> {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    const opts: RequestOptions = { headers: {} };
+    await kc.applyToHTTPSOptions(opts);
+    opts.agent = new Agent({ keepAlive: true, maxSockets: 32, ca: opts.ca, cert: opts.cert, key: opts.key, rejectUnauthorized: opts.rejectUnauthorized });
+    return new KubeHttp(cluster.server.replace(/\/$/, ''), opts);
+  }
+
+  async request<T = unknown>(method: string, path: string, init: RequestInit = {}): Promise<T> {
+    this.calls += 1;
+    const url = new URL(this.server + path);
+    for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const headers: Record<string, string> = { ...(this.base.headers as Record<string, string>), Accept: 'application/json' };
+    if (payload !== undefined) {
+      headers['Content-Type'] = init.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const req = request(url, { ...this.base, method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = text;
+          }
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) return resolve(json as T);
+          const s = (json ?? {}) as { reason?: string; message?: string };
+          reject(new KubeApiError(status, s.reason ?? 'Unknown', `${method} ${path}: ${status} ${s.message ?? text}`, json));
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path}: timed out`)));
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  }
+
+  /** The REST path of a kind's collection (and of one object, given a name), via discovery. */
+  async pathFor(apiVersion: string, kind: string, namespace?: string, name?: string): Promise<string> {
+    const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    let resources = this.discovery.get(apiVersion);
+    if (!resources) {
+      resources = this.request<{ resources: { name: string; namespaced: boolean; kind: string }[] }>('GET', base).then((r) => r.resources);
+      this.discovery.set(apiVersion, resources);
+      resources.catch(() => this.discovery.delete(apiVersion));
+    }
+    const res = (await resources).find((r) => r.kind === kind && !r.name.includes('/'));
+    if (!res) throw new Error(`the API server does not serve ${kind} in ${apiVersion}`);
+    const ns = res.namespaced ? `/namespaces/${namespace ?? 'default'}` : '';
+    return `${base}${ns}/${res.name}${name ? `/${name}` : ''}`;
+  }
+
+  private async objectPath(obj: KubeObject, subresource?: string): Promise<string> {
+    if (!obj.apiVersion || !obj.kind || !obj.metadata?.name) throw new Error('object needs apiVersion, kind and metadata.name');
+    const p = await this.pathFor(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name);
+    return subresource ? `${p}/${subresource}` : p;
+  }
+
+  get<T extends KubeObject>(apiVersion: string, kind: string, name: string, namespace?: string): Promise<T> {
+    return this.pathFor(apiVersion, kind, namespace, name).then((p) => this.request<T>('GET', p));
+  }
+
+  /** LISTs every object of a kind (all namespaces unless given), following `continue` pages. */
+  async list<T extends KubeObject>(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number } = {}): Promise<{ items: T[]; resourceVersion: string }> {
+    let path = await this.pathFor(apiVersion, kind, opts.namespace ?? '__all__');
+    path = path.replace('/namespaces/__all__', '');
+    const items: T[] = [];
+    let cont: string | undefined;
+    let resourceVersion = '';
+    do {
+      const page = await this.request<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>('GET', path, {
+        query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit ?? 500, continue: cont },
+      });
+      for (const it of page.items) items.push({ apiVersion, kind, ...it });
+      cont = page.metadata.continue || undefined;
+      resourceVersion = page.metadata.resourceVersion;
+    } while (cont);
+    return { items, resourceVersion };
+  }
+
+  async create<T extends KubeObject>(obj: T, query?: RequestInit['query']): Promise<T> {
+    const p = await this.pathFor(obj.apiVersion!, obj.kind!, obj.metadata?.namespace);
+    return this.request<T>('POST', p, { body: obj, query });
+  }
+
+  /** PUT; with metadata.resourceVersion set this is a precondition (409 Conflict if stale). */
+  async replace<T extends KubeObject>(obj: T, subresource?: string): Promise<T> {
+    return this.request<T>('PUT', await this.objectPath(obj, subresource), { body: obj });
+  }
+
+  async patch<T extends KubeObject>(target: KubeObject, patch: unknown, type: PatchType = 'merge', subresource?: string, query?: RequestInit['query']): Promise<T> {
+    return this.request<T>('PATCH', await this.objectPath(target, subresource), { body: patch, contentType: PATCH_CONTENT[type], query });
+  }
+
+  /** Server-side apply: creates or merges, owning only the fields in `obj`. */
+  async apply<T extends KubeObject>(obj: T, fieldManager: string, force = true): Promise<T> {
+    return this.patch<T>(obj, obj, 'apply', undefined, { fieldManager, force });
+  }
+
+  async delete(target: KubeObject, opts: { gracePeriodSeconds?: number; propagationPolicy?: string; preconditions?: { uid?: string; resourceVersion?: string } } = {}): Promise<void> {
+    await this.request('DELETE', await this.objectPath(target), {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', ...opts },
+    });
+  }
+}

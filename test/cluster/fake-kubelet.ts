@@ -1,0 +1,278 @@
+// Plays the kubelet for tests, like kwok: registers fake Nodes (with zones and labels) and, for
+// every pod the real scheduler binds to them, writes the status a kubelet would (Running, Ready,
+// container statuses with image, imageID and restartCount). Tests steer it: flip readiness,
+// fail a container, complete a pod, or let it "restart" a container after an in-place image
+// change. Pods being deleted are finalised (as the kubelet does after graceful termination).
+import { createHash } from 'node:crypto';
+import {
+  CoreV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type V1ContainerStatus,
+  type V1Pod,
+  type V1PodCondition,
+  type V1Taint,
+} from '@kubernetes/client-node';
+
+export type FakeNode = {
+  name: string;
+  labels?: Record<string, string>;
+  taints?: V1Taint[];
+  /** Allocatable resources; defaults to a roomy node. */
+  allocatable?: Record<string, string>;
+};
+
+type PodOverride = {
+  notReady?: boolean;
+  failed?: Record<string, number>; // container → exit code, while it is down
+  completed?: number; // exit code of the whole pod (Job-style pods)
+};
+
+const KUBELET_OWNED_CONDITIONS = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'];
+
+export function imageIdOf(image: string): string {
+  return `docker-pullable://${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`;
+}
+
+export class FakeKubelet {
+  private readonly api: CoreV1Api;
+  private readonly nodes = new Map<string, FakeNode>();
+  private readonly overrides = new Map<string, PodOverride>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private ipCounter = 0;
+  private readonly ips = new Map<string, string>();
+  errors: unknown[] = [];
+
+  constructor(kc: KubeConfig, private readonly pollMs = 150) {
+    this.api = kc.makeApiClient(CoreV1Api);
+  }
+
+  /** Registers (or re-registers) nodes as Ready and schedulable. */
+  async addNodes(nodes: FakeNode[]): Promise<void> {
+    for (const n of nodes) {
+      this.nodes.set(n.name, n);
+      const labels = { 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'kruise-serverless.io/fake-node': 'true', ...n.labels };
+      try {
+        await this.api.createNode({ body: { metadata: { name: n.name, labels }, spec: { taints: n.taints ?? [] } } });
+      } catch (e) {
+        if (!isStatus(e, 409)) throw e;
+        await this.api.patchNode({ name: n.name, body: { metadata: { labels } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      }
+      // The TaintNodesByCondition admission plugin adds node.kubernetes.io/not-ready; we own taints.
+      await this.api.patchNode({ name: n.name, body: { spec: { taints: n.taints ?? [] } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      const allocatable = { cpu: '32', memory: '128Gi', pods: '500', 'ephemeral-storage': '500Gi', ...n.allocatable };
+      const now = new Date();
+      await this.api.patchNodeStatus(
+        {
+          name: n.name,
+          body: {
+            status: {
+              capacity: allocatable,
+              allocatable,
+              conditions: [
+                { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'fake kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now },
+              ],
+              addresses: [{ type: 'InternalIP', address: `192.0.2.${this.nodes.size}` }, { type: 'Hostname', address: n.name }],
+              nodeInfo: {
+                kubeletVersion: 'v1.20.2', kubeProxyVersion: 'v1.20.2', containerRuntimeVersion: 'fake://1.0', operatingSystem: 'linux',
+                architecture: 'amd64', osImage: 'fake', kernelVersion: 'fake', machineID: n.name, systemUUID: n.name, bootID: n.name,
+              },
+            },
+          },
+        },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    }
+  }
+
+  async removeNodes(names: string[]): Promise<void> {
+    for (const name of names) {
+      this.nodes.delete(name);
+      await this.api.deleteNode({ name }).catch((e: unknown) => {
+        if (!isStatus(e, 404)) throw e;
+      });
+    }
+  }
+
+  start(): void {
+    if (this.timer) return;
+    const loop = () => {
+      this.ticking = this.tick().catch((e: unknown) => void this.errors.push(e));
+      void this.ticking.then(() => {
+        if (this.timer) this.timer = setTimeout(loop, this.pollMs);
+      });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  async stop(): Promise<void> {
+    const t = this.timer;
+    this.timer = undefined;
+    if (t) clearTimeout(t);
+    await this.ticking;
+  }
+
+  /** Readiness probe result for every container of the pod. */
+  setReady(namespace: string, name: string, ready: boolean): void {
+    this.override(namespace, name).notReady = !ready;
+  }
+
+  /** The container exits with `exitCode` and stays down until `recoverContainer`. */
+  failContainer(namespace: string, name: string, container: string, exitCode = 1): void {
+    const o = this.override(namespace, name);
+    o.failed = { ...o.failed, [container]: exitCode };
+  }
+
+  recoverContainer(namespace: string, name: string, container: string): void {
+    const o = this.override(namespace, name);
+    if (o.failed) delete o.failed[container];
+  }
+
+  /** All containers exit with `exitCode` (0 → Succeeded, else Failed), as a Job's pod does. */
+  completePod(namespace: string, name: string, exitCode = 0): void {
+    this.override(namespace, name).completed = exitCode;
+  }
+
+  private override(namespace: string, name: string): PodOverride {
+    const key = `${namespace}/${name}`;
+    let o = this.overrides.get(key);
+    if (!o) this.overrides.set(key, (o = {}));
+    return o;
+  }
+
+  /** One pass over every pod bound to our nodes. Exposed so tests can force a step. */
+  async tick(): Promise<void> {
+    if (this.nodes.size === 0) return;
+    const pods = await this.api.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName!=' });
+    for (const pod of pods.items) {
+      const node = pod.spec?.nodeName;
+      if (!node || !this.nodes.has(node)) continue;
+      try {
+        await this.syncPod(pod);
+      } catch (e) {
+        if (!isStatus(e, 409) && !isStatus(e, 404)) this.errors.push(e);
+      }
+    }
+  }
+
+  private async syncPod(pod: V1Pod): Promise<void> {
+    const namespace = pod.metadata?.namespace ?? 'default';
+    const name = pod.metadata?.name ?? '';
+    if (pod.metadata?.deletionTimestamp) {
+      await this.api.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 });
+      this.overrides.delete(`${namespace}/${name}`);
+      return;
+    }
+    const status = this.desiredStatus(pod);
+    if (JSON.stringify(normalise(status)) === JSON.stringify(normalise(pod.status ?? {}))) return;
+    await this.api.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status } });
+  }
+
+  private desiredStatus(pod: V1Pod): NonNullable<V1Pod['status']> {
+    const key = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
+    const o = this.overrides.get(key) ?? {};
+    const prev = pod.status ?? {};
+    const now = new Date();
+    const startedAt = prev.startTime ?? now;
+    const containers = pod.spec?.containers ?? [];
+    const completed = o.completed;
+    const statuses: V1ContainerStatus[] = containers.map((c) => {
+      const before = prev.containerStatuses?.find((s) => s.name === c.name);
+      const image = c.image ?? '';
+      let restartCount = before?.restartCount ?? 0;
+      let lastState = before?.lastState;
+      // An in-place image change: the kubelet kills the container and starts the new image.
+      if (before && before.image !== image) {
+        restartCount += 1;
+        lastState = { terminated: { exitCode: 0, reason: 'Completed', startedAt: before.state?.running?.startedAt ?? startedAt, finishedAt: now } };
+      }
+      const failedCode = o.failed?.[c.name];
+      const wasFailed = Boolean(before?.state?.terminated) && completed === undefined;
+      if (failedCode === undefined && wasFailed && before) restartCount += 1; // recovered: a restart
+      if (failedCode !== undefined && !before?.state?.terminated) {
+        lastState = before?.state?.running ? { terminated: { exitCode: failedCode, reason: 'Error', startedAt: before.state.running.startedAt ?? startedAt, finishedAt: now } } : lastState;
+      }
+      const running = failedCode === undefined && completed === undefined;
+      const keepStart = before && before.image === image && before.state?.running && !wasFailed;
+      const state = running
+        ? { running: { startedAt: keepStart ? before.state!.running!.startedAt : now } }
+        : { terminated: { exitCode: completed ?? failedCode ?? 0, reason: (completed ?? failedCode) === 0 ? 'Completed' : 'Error', startedAt, finishedAt: before?.state?.terminated?.finishedAt ?? now } };
+      return {
+        name: c.name,
+        image,
+        imageID: imageIdOf(image),
+        containerID: `fake://${createHash('sha256').update(`${key}/${c.name}/${restartCount}`).digest('hex').slice(0, 32)}`,
+        ready: running && !o.notReady,
+        started: running,
+        restartCount,
+        state,
+        ...(lastState ? { lastState } : {}),
+      };
+    });
+    const initStatuses: V1ContainerStatus[] = (pod.spec?.initContainers ?? []).map((c) => ({
+      name: c.name,
+      image: c.image ?? '',
+      imageID: imageIdOf(c.image ?? ''),
+      ready: true,
+      restartCount: 0,
+      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt, finishedAt: startedAt } },
+    }));
+    const containersReady = statuses.every((s) => s.ready);
+    const gates = (pod.spec?.readinessGates ?? []).map((g) => g.conditionType);
+    const foreign = (prev.conditions ?? []).filter((c) => !KUBELET_OWNED_CONDITIONS.includes(c.type));
+    const gatesOk = gates.every((g) => foreign.some((c) => c.type === g && c.status === 'True'));
+    const cond = (type: string, ok: boolean, reason?: string): V1PodCondition => {
+      const before = prev.conditions?.find((c) => c.type === type);
+      const status = ok ? 'True' : 'False';
+      return {
+        type,
+        status,
+        lastProbeTime: undefined,
+        lastTransitionTime: before && before.status === status ? before.lastTransitionTime : now,
+        ...(reason && !ok ? { reason } : {}),
+      } as V1PodCondition;
+    };
+    const phase = completed === undefined ? 'Running' : completed === 0 ? 'Succeeded' : 'Failed';
+    const ip = this.podIp(key);
+    return {
+      phase,
+      conditions: [
+        cond('Initialized', true),
+        cond('Ready', containersReady && gatesOk && phase === 'Running', gatesOk ? 'ContainersNotReady' : 'ReadinessGatesNotReady'),
+        cond('ContainersReady', containersReady && phase === 'Running', 'ContainersNotReady'),
+        cond('PodScheduled', true),
+        ...foreign,
+      ],
+      hostIP: `192.0.2.${[...this.nodes.keys()].indexOf(pod.spec?.nodeName ?? '') + 1}`,
+      podIP: ip,
+      podIPs: [{ ip }],
+      startTime: startedAt,
+      containerStatuses: statuses,
+      ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
+      qosClass: prev.qosClass ?? 'BestEffort',
+    };
+  }
+
+  private podIp(key: string): string {
+    let ip = this.ips.get(key);
+    if (!ip) {
+      this.ipCounter += 1;
+      ip = `10.244.${Math.floor(this.ipCounter / 250)}.${(this.ipCounter % 250) + 1}`;
+      this.ips.set(key, ip);
+    }
+    return ip;
+  }
+}
+
+/** Compares statuses ignoring timestamps' representation (Date vs string). */
+function normalise(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v instanceof Date ? v.toISOString().replace(/\.\d{3}Z$/, 'Z') : v)), (_k, v: unknown) =>
+    typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v) ? v.replace(/\.\d+Z$/, 'Z') : v,
+  );
+}
+
+export function isStatus(e: unknown, code: number): boolean {
+  return typeof e === 'object' && e !== null && 'code' in e && (e as { code: unknown }).code === code;
+}
