@@ -4,16 +4,9 @@
 // fail a container, complete a pod, or let it "restart" a container after an in-place image
 // change. Pods being deleted are finalised (as the kubelet does after graceful termination).
 import { createHash } from 'node:crypto';
-import {
-  CoreV1Api,
-  PatchStrategy,
-  setHeaderOptions,
-  type KubeConfig,
-  type V1ContainerStatus,
-  type V1Pod,
-  type V1PodCondition,
-  type V1Taint,
-} from '@kubernetes/client-node';
+import type { V1ContainerStatus, V1Pod, V1PodCondition, V1Taint } from '@kubernetes/client-node';
+import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../../src/kube/errors.js';
 
 export type FakeNode = {
   name: string;
@@ -36,7 +29,6 @@ export function imageIdOf(image: string): string {
 }
 
 export class FakeKubelet {
-  private readonly api: CoreV1Api;
   private readonly nodes = new Map<string, FakeNode>();
   private readonly overrides = new Map<string, PodOverride>();
   private timer: NodeJS.Timeout | undefined;
@@ -45,29 +37,27 @@ export class FakeKubelet {
   private readonly ips = new Map<string, string>();
   errors: unknown[] = [];
 
-  constructor(kc: KubeConfig, private readonly pollMs = 150) {
-    this.api = kc.makeApiClient(CoreV1Api);
-  }
+  constructor(private readonly kube: KubeHttp, private readonly pollMs = 150) {}
 
   /** Registers (or re-registers) nodes as Ready and schedulable. */
   async addNodes(nodes: FakeNode[]): Promise<void> {
     for (const n of nodes) {
       this.nodes.set(n.name, n);
       const labels = { 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', 'kruise-serverless.io/fake-node': 'true', ...n.labels };
+      const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: n.name } };
       try {
-        await this.api.createNode({ body: { metadata: { name: n.name, labels }, spec: { taints: n.taints ?? [] } } });
+        await this.kube.create({ ...node, metadata: { name: n.name, labels }, spec: { taints: n.taints ?? [] } });
       } catch (e) {
-        if (!isStatus(e, 409)) throw e;
-        await this.api.patchNode({ name: n.name, body: { metadata: { labels } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+        if (!isAlreadyExists(e)) throw e;
+        await this.kube.patch(node, { metadata: { labels } });
       }
       // The TaintNodesByCondition admission plugin adds node.kubernetes.io/not-ready; we own taints.
-      await this.api.patchNode({ name: n.name, body: { spec: { taints: n.taints ?? [] } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+      await this.kube.patch(node, { spec: { taints: n.taints ?? [] } });
       const allocatable = { cpu: '32', memory: '128Gi', pods: '500', 'ephemeral-storage': '500Gi', ...n.allocatable };
       const now = new Date();
-      await this.api.patchNodeStatus(
+      await this.kube.patch(
+        node,
         {
-          name: n.name,
-          body: {
             status: {
               capacity: allocatable,
               allocatable,
@@ -80,9 +70,9 @@ export class FakeKubelet {
                 architecture: 'amd64', osImage: 'fake', kernelVersion: 'fake', machineID: n.name, systemUUID: n.name, bootID: n.name,
               },
             },
-          },
         },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        'merge',
+        'status',
       );
     }
   }
@@ -90,8 +80,8 @@ export class FakeKubelet {
   async removeNodes(names: string[]): Promise<void> {
     for (const name of names) {
       this.nodes.delete(name);
-      await this.api.deleteNode({ name }).catch((e: unknown) => {
-        if (!isStatus(e, 404)) throw e;
+      await this.kube.delete({ apiVersion: 'v1', kind: 'Node', metadata: { name } }).catch((e: unknown) => {
+        if (!isNotFound(e)) throw e;
       });
     }
   }
@@ -145,29 +135,29 @@ export class FakeKubelet {
   /** One pass over every pod bound to our nodes. Exposed so tests can force a step. */
   async tick(): Promise<void> {
     if (this.nodes.size === 0) return;
-    const pods = await this.api.listPodForAllNamespaces({ fieldSelector: 'spec.nodeName!=' });
+    const pods = await this.kube.list<V1Pod & KubeObject>('v1', 'Pod', { fieldSelector: 'spec.nodeName!=' });
     for (const pod of pods.items) {
       const node = pod.spec?.nodeName;
       if (!node || !this.nodes.has(node)) continue;
       try {
         await this.syncPod(pod);
       } catch (e) {
-        if (!isStatus(e, 409) && !isStatus(e, 404)) this.errors.push(e);
+        if (!isConflict(e) && !isNotFound(e)) this.errors.push(e);
       }
     }
   }
 
-  private async syncPod(pod: V1Pod): Promise<void> {
+  private async syncPod(pod: V1Pod & KubeObject): Promise<void> {
     const namespace = pod.metadata?.namespace ?? 'default';
     const name = pod.metadata?.name ?? '';
     if (pod.metadata?.deletionTimestamp) {
-      await this.api.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 });
+      await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace } }, { gracePeriodSeconds: 0 });
       this.overrides.delete(`${namespace}/${name}`);
       return;
     }
     const status = this.desiredStatus(pod);
     if (JSON.stringify(normalise(status)) === JSON.stringify(normalise(pod.status ?? {}))) return;
-    await this.api.replaceNamespacedPodStatus({ name, namespace, body: { ...pod, status } });
+    await this.kube.replace({ ...pod, apiVersion: 'v1', kind: 'Pod', status }, 'status');
   }
 
   private desiredStatus(pod: V1Pod): NonNullable<V1Pod['status']> {
@@ -271,8 +261,4 @@ function normalise(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v instanceof Date ? v.toISOString().replace(/\.\d{3}Z$/, 'Z') : v)), (_k, v: unknown) =>
     typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v) ? v.replace(/\.\d+Z$/, 'Z') : v,
   );
-}
-
-export function isStatus(e: unknown, code: number): boolean {
-  return typeof e === 'object' && e !== null && 'code' in e && (e as { code: unknown }).code === code;
 }

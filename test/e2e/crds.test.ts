@@ -48,6 +48,7 @@ afterAll(async () => {
     const obj = parse(readFileSync(join(FIXTURES, f), 'utf8')) as KubeObject;
     if (kindOf(obj).scope === 'Cluster') await kube.delete(obj).catch(() => undefined);
   }
+  kube.close();
 });
 
 describe('CRDs', () => {

@@ -7,7 +7,7 @@ import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
 import { createNamespace, deleteNamespace, eventually, testKube, testKubeConfig } from './support/kube.js';
 
 const kc = testKubeConfig();
-const kubelet = new FakeKubelet(kc);
+let kubelet: FakeKubelet;
 const NODES = [
   { name: 'fk-node-a', labels: { 'topology.kubernetes.io/zone': 'zone-a' } },
   { name: 'fk-node-b', labels: { 'topology.kubernetes.io/zone': 'zone-b' } },
@@ -22,6 +22,7 @@ const isReady = (p: Pod) => p.status?.conditions?.some((c) => c.type === 'Ready'
 
 beforeAll(async () => {
   kube = await testKube();
+  kubelet = new FakeKubelet(kube);
   ns = await createNamespace(kc, 'kubelet');
   await kubelet.addNodes(NODES);
   kubelet.start();
@@ -38,6 +39,7 @@ afterAll(async () => {
   await kubelet.stop();
   await deleteNamespace(kc, ns);
   await kubelet.removeNodes(NODES.map((n) => n.name));
+  kube.close();
 });
 
 describe('fake kubelet', () => {
