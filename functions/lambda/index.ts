@@ -1,0 +1,25 @@
+// AWS Lambda (function URL or API Gateway): the same app, reading the cluster live.
+//   KS_CLUSTER_ID, KS_CLUSTERS_JSON (registry JSON), KUBECONFIG (path, e.g. from a layer or /tmp)
+import { handle } from 'hono/aws-lambda';
+import type { Hono } from 'hono';
+import { buildApp } from '../../src/app.js';
+import { FEATURES, type Feature } from '../../src/registry.js';
+import { livePorts } from '../node/ports.js';
+
+type LambdaHandler = ReturnType<typeof handle>;
+
+export function makeLambdaHandler(features: readonly Feature[], env: Record<string, string | undefined> = process.env): LambdaHandler {
+  let app: Promise<Hono> | undefined;
+  const handler: LambdaHandler = async (event, context) => {
+    app ??= livePorts({
+      clusterId: env.KS_CLUSTER_ID ?? '',
+      registryJson: env.KS_CLUSTERS_JSON ?? '[]',
+      kubeconfigPath: env.KUBECONFIG,
+      features,
+    }).then(buildApp);
+    return handle(await app)(event, context);
+  };
+  return handler;
+}
+
+export const handler = makeLambdaHandler(FEATURES);

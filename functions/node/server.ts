@@ -1,0 +1,53 @@
+// The app on Node over HTTPS (in-cluster or self-hosted), reading the cluster live.
+//   KS_CLUSTER_ID, KS_CLUSTERS_FILE (registry JSON), KS_TLS_CERT, KS_TLS_KEY, KS_PORT (8443),
+//   KUBECONFIG (or in-cluster service account)
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { serve, type ServerType } from '@hono/node-server';
+import { buildApp } from '../../src/app.js';
+import { FEATURES, type Feature } from '../../src/registry.js';
+import { livePorts } from './ports.js';
+
+export type NodeServerOptions = {
+  clusterId: string;
+  registryJson: string;
+  tlsCert: string;
+  tlsKey: string;
+  port: number;
+  hostname?: string;
+  kubeconfigPath?: string;
+  features?: readonly Feature[];
+};
+
+export async function startNodeServer(opts: NodeServerOptions): Promise<{ server: ServerType; url: string; close(): Promise<void> }> {
+  const ports = await livePorts({ ...opts, features: opts.features ?? FEATURES });
+  const app = buildApp(ports);
+  const hostname = opts.hostname ?? '127.0.0.1';
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: opts.port, hostname, createServer, serverOptions: { cert: opts.tlsCert, key: opts.tlsKey } }, () => resolve(s));
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  return {
+    server,
+    url: `https://${hostname}:${port}`,
+    close: () => new Promise<void>((r) => { ports.kube.close(); server.close(() => r()); }),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const env = (k: string) => {
+    const v = process.env[k];
+    if (!v) throw new Error(`${k} is required`);
+    return v;
+  };
+  const s = await startNodeServer({
+    clusterId: env('KS_CLUSTER_ID'),
+    registryJson: readFileSync(env('KS_CLUSTERS_FILE'), 'utf8'),
+    tlsCert: readFileSync(env('KS_TLS_CERT'), 'utf8'),
+    tlsKey: readFileSync(env('KS_TLS_KEY'), 'utf8'),
+    port: Number(process.env.KS_PORT ?? 8443),
+    hostname: process.env.KS_HOST ?? '0.0.0.0',
+  });
+  console.error(`kruise-serverless webhooks on ${s.url}`);
+}

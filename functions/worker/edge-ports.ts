@@ -1,0 +1,99 @@
+// Binds the app's ports to the per-cluster Durable Objects. Reads are cached in the isolate
+// briefly (credentials 5 s, collections 1 s) so a burst of admissions costs one object call;
+// those windows add to the staleness bound each feature declares.
+import type { AppPorts, ClusterAdmin, CredentialRotation } from '../../src/app.js';
+import { sha256Hex, type ClusterCredentials, type ClusterRegistry } from '../../src/admission/auth.js';
+import type { StateStore } from '../../src/admission/state-store.js';
+import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/admission/sync.js';
+import type { ClusterState, Snapshot, WebhookEndpoint } from '../../src/admission/types.js';
+import type { DurableObjectStub, Env } from './platform.js';
+
+export const CREDENTIALS_CACHE_MS = 5_000;
+export const COLLECTION_CACHE_MS = 1_000;
+
+type Cached<T> = { value: T; until: number };
+
+function stubFor(env: Env, clusterId: string): DurableObjectStub {
+  return env.CLUSTERS.get(env.CLUSTERS.idFromName(clusterId));
+}
+
+async function call<T>(stub: DurableObjectStub, method: string, path: string, body?: unknown): Promise<{ status: number; value: T }> {
+  const res = await stub.fetch(`https://cluster${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  return { status: res.status, value: (await res.json()) as T };
+}
+
+export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], now: () => number = Date.now): Promise<AppPorts> {
+  const credCache = new Map<string, Cached<ClusterCredentials | undefined>>();
+  const collCache = new Map<string, Cached<Snapshot | undefined>>();
+
+  const registry: ClusterRegistry = {
+    async credentials(clusterId) {
+      const hit = credCache.get(clusterId);
+      if (hit && hit.until > now()) return hit.value;
+      const r = await call<ClusterCredentials>(stubFor(env, clusterId), 'GET', '/credentials');
+      const value = r.status === 200 ? r.value : undefined;
+      credCache.set(clusterId, { value, until: now() + CREDENTIALS_CACHE_MS });
+      return value;
+    },
+  };
+
+  const state = (clusterId: string): ClusterState => ({
+    async collection<T>(name: string): Promise<Snapshot<T> | undefined> {
+      const key = `${clusterId}/${name}`;
+      const hit = collCache.get(key);
+      if (hit && hit.until > now()) return hit.value as Snapshot<T> | undefined;
+      const r = await call<Snapshot<T>>(stubFor(env, clusterId), 'GET', `/collection/${name}`);
+      const value = r.status === 200 ? r.value : undefined;
+      collCache.set(key, { value, until: now() + COLLECTION_CACHE_MS });
+      return value;
+    },
+  });
+
+  const store = (clusterId: string): StateStore => ({
+    ...state(clusterId),
+    async versions(name) {
+      const r = await call<EdgeVersions>(stubFor(env, clusterId), 'GET', `/versions/${name}`);
+      return r.status === 200 ? r.value : undefined;
+    },
+    async sync(name, payload: SyncPayload) {
+      const r = await call<CollectionMeta & { error?: string }>(stubFor(env, clusterId), 'PUT', `/sync/${name}`, payload);
+      collCache.delete(`${clusterId}/${name}`);
+      if (r.status === 200) return { ok: true as const, meta: r.value };
+      return { ok: false as const, status: r.status === 409 ? (409 as const) : (400 as const), message: r.value.error ?? `status ${r.status}` };
+    },
+    async summary() {
+      return (await call<Record<string, CollectionMeta>>(stubFor(env, clusterId), 'GET', '/summary')).value;
+    },
+  });
+
+  const clusters: ClusterAdmin = {
+    async create(creds) {
+      const r = await call(stubFor(env, creds.clusterId), 'PUT', '/credentials', creds);
+      credCache.delete(creds.clusterId);
+      return r.status === 201;
+    },
+    async rotate(clusterId, rotation: CredentialRotation) {
+      const r = await call<ClusterCredentials>(stubFor(env, clusterId), 'POST', '/rotate', rotation);
+      credCache.delete(clusterId);
+      return r.status === 200 ? r.value : undefined;
+    },
+    async remove(clusterId) {
+      const existed = (await registry.credentials(clusterId)) !== undefined;
+      await call(stubFor(env, clusterId), 'DELETE', '/cluster');
+      credCache.delete(clusterId);
+      return existed;
+    },
+  };
+
+  return {
+    endpoints,
+    registry,
+    state,
+    store,
+    ...(env.ADMIN_TOKEN ? { admin: { tokenSha256: await sha256Hex(env.ADMIN_TOKEN), clusters } } : {}),
+    now,
+  };
+}

@@ -1,0 +1,17 @@
+// Builds the Worker's fetch handler for a feature list (production: src/registry.ts FEATURES;
+// tests may add their own). The app is built once per isolate.
+import type { Hono } from 'hono';
+import { buildApp } from '../../src/app.js';
+import { webhookEndpoints, type Feature } from '../../src/registry.js';
+import { edgePorts } from './edge-ports.js';
+import type { Env } from './platform.js';
+
+export function makeWorker(features: readonly Feature[]) {
+  let app: Promise<Hono> | undefined;
+  return {
+    async fetch(request: Request, env: Env): Promise<Response> {
+      app ??= edgePorts(env, webhookEndpoints(features)).then(buildApp);
+      return (await app).fetch(request);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// The few Workers runtime shapes we use, typed structurally. (@cloudflare/workers-types declares
+// Workers' globals, which clash with the DOM and Node types the rest of the program uses.)
+export interface DurableObjectStorage {
+  get<T>(key: string): Promise<T | undefined>;
+  put(entries: Record<string, unknown>): Promise<void>;
+  delete(keys: string[]): Promise<number>;
+  list<T>(options: { prefix: string }): Promise<Map<string, T>>;
+  deleteAll(): Promise<void>;
+}
+
+export interface DurableObjectState {
+  storage: DurableObjectStorage;
+  blockConcurrencyWhile<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export interface DurableObjectStub {
+  fetch(input: string, init?: RequestInit): Promise<Response>;
+}
+
+export interface DurableObjectNamespace {
+  idFromName(name: string): unknown;
+  get(id: unknown): DurableObjectStub;
+}
+
+export type Env = {
+  /** One Durable Object per cluster: credentials and pushed state. */
+  CLUSTERS: DurableObjectNamespace;
+  /** Bearer token of the admin API (a wrangler secret); the admin API is off without it. */
+  ADMIN_TOKEN?: string;
+};

@@ -1,0 +1,53 @@
+// Runs a Worker entry locally under Miniflare (workerd), over HTTPS with a given certificate:
+// used by `npm start`, the e2e tests and the benchmark. Nothing leaves the machine (cf: false).
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../test/cluster/control-plane.js';
+
+export const WORKER_ENTRY = join(REPO_ROOT, 'functions', 'worker', 'index.ts');
+export const COMPATIBILITY_DATE = '2025-09-01';
+
+/** Bundles a Worker entry as wrangler would (ESM, Web platform). */
+export async function bundleWorker(entry: string = WORKER_ENTRY, minify = false): Promise<string> {
+  const out = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    minify,
+    write: false,
+    logLevel: 'silent',
+  });
+  return out.outputFiles[0]!.text;
+}
+
+export type LocalWorker = { url: string; mf: Miniflare; dispose(): Promise<void> };
+
+export async function startLocalWorker(opts: {
+  entry?: string;
+  tls?: { cert: string; key: string };
+  port?: number;
+  adminToken?: string;
+  /** Directory for Durable Object storage; in memory when unset. */
+  persistDir?: string;
+}): Promise<LocalWorker> {
+  const script = await bundleWorker(opts.entry);
+  const mf = new Miniflare({
+    modules: true,
+    script,
+    compatibilityDate: COMPATIBILITY_DATE,
+    cf: false,
+    host: '127.0.0.1',
+    port: opts.port ?? 0,
+    ...(opts.tls ? { httpsCert: opts.tls.cert, httpsKey: opts.tls.key } : {}),
+    durableObjects: { CLUSTERS: 'ClusterObject' },
+    bindings: opts.adminToken ? { ADMIN_TOKEN: opts.adminToken } : {},
+    ...(opts.persistDir ? { durableObjectsPersist: opts.persistDir } : {}),
+  });
+  const url = (await mf.ready).toString().replace(/\/$/, '');
+  return { url, mf, dispose: () => mf.dispose() };
+}

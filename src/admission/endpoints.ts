@@ -1,0 +1,73 @@
+// The webhook endpoints this project can serve, one per OpenKruise webhook (SEMANTICS.md §1.1).
+// Features attach handlers to them by path; only endpoints with handlers are registered in a
+// cluster. Defaults differ from OpenKruise where its users got hurt: 3 s timeouts on pod
+// webhooks (OpenKruise: 30 s, kruise#634) and Fail for deletion protection (OpenKruise: Ignore).
+import type { WebhookEndpoint } from './types.js';
+
+type EndpointTemplate = Omit<WebhookEndpoint, 'handlers'>;
+
+const DELETE_PROTECTION_SELECTOR = {
+  matchExpressions: [{ key: 'policy.kruise.io/delete-protection', operator: 'Exists' as const }],
+};
+
+export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
+  {
+    path: 'mutate-pod',
+    type: 'mutating',
+    name: 'mpod.kruise-serverless.io',
+    rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 3,
+    sideEffects: 'NoneOnDryRun',
+    reinvocationPolicy: 'Never',
+  },
+  {
+    path: 'validate-pod',
+    type: 'validating',
+    name: 'vpod.kruise-serverless.io',
+    rules: [
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['UPDATE', 'DELETE'] },
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'], operations: ['CREATE'] },
+    ],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 3,
+    sideEffects: 'NoneOnDryRun',
+  },
+  {
+    path: 'mutate-sidecarset',
+    type: 'mutating',
+    name: 'msidecarset.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets'], operations: ['CREATE', 'UPDATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
+    path: 'validate-kruise',
+    type: 'validating',
+    name: 'vkruise.kruise-serverless.io',
+    rules: [
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads', 'resourcedistributions'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['CREATE', 'UPDATE'] },
+    ],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
+    path: 'validate-delete',
+    type: 'validating',
+    name: 'vdelete.kruise-serverless.io',
+    rules: [
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces', 'services'], operations: ['DELETE'] },
+      { apiGroups: ['apiextensions.k8s.io'], apiVersions: ['v1', 'v1beta1'], resources: ['customresourcedefinitions'], operations: ['DELETE'] },
+      { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'replicasets', 'statefulsets'], operations: ['DELETE'] },
+      { apiGroups: ['networking.k8s.io'], apiVersions: ['v1', 'v1beta1'], resources: ['ingresses'], operations: ['DELETE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['clonesets', 'statefulsets', 'uniteddeployments'], operations: ['DELETE'] },
+    ],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+    objectSelector: DELETE_PROTECTION_SELECTOR,
+  },
+];

@@ -1,0 +1,13 @@
+// The write side of pushed edge state, per cluster. The Worker's Durable Object and the
+// in-memory store implement it with the same pure planning (sync.ts).
+import type { ClusterState } from './types.js';
+import type { CollectionMeta, EdgeVersions, SyncPayload, SyncOutcome } from './sync.js';
+
+export interface StateStore extends ClusterState {
+  /** The edge's versions of a collection, for a reconciler to diff against. */
+  versions(name: string): Promise<EdgeVersions | undefined>;
+  /** Applies a push atomically (plan + write), or refuses it. */
+  sync(name: string, payload: SyncPayload): Promise<Exclude<SyncOutcome, { ok: true }> | { ok: true; meta: CollectionMeta }>;
+  /** Every collection held, with versions and ages. */
+  summary(): Promise<Record<string, CollectionMeta>>;
+}

@@ -1,0 +1,147 @@
+// The admission framework's contracts. Features register handlers against webhook endpoints;
+// a handler is a pure function of the request and a read-only view of cluster state, and returns
+// a Verdict. The framework owns HTTP, AdmissionReview parsing, JSON Patch, fallbacks and auth.
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export type GroupVersionKind = { group: string; version: string; kind: string };
+export type GroupVersionResource = { group: string; version: string; resource: string };
+
+/** A validated AdmissionReview request, as handlers see it. */
+export type AdmissionInput<T = unknown> = {
+  uid: string;
+  kind: GroupVersionKind;
+  resource: GroupVersionResource;
+  subResource?: string;
+  name?: string;
+  /** The request namespace ('' for cluster-scoped objects). */
+  namespace: string;
+  operation: Operation;
+  userInfo: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  /** The object being admitted (CREATE/UPDATE; for DELETE usually absent). */
+  object?: T;
+  /** The existing object (UPDATE/DELETE). */
+  oldObject?: T;
+  dryRun: boolean;
+  options?: unknown;
+  /** The cluster this request came from, as authenticated by the route. */
+  clusterId: string;
+};
+
+/**
+ * A handler's answer. Mutating handlers return a changed copy in `object`; the framework turns
+ * the difference into an RFC 6902 patch. Denials carry an HTTP-style code (403 Forbidden for a
+ * policy denial, 429 for an exhausted budget, 400 for invalid input, 500/503 for errors).
+ */
+export type Verdict<T = unknown> =
+  | { allowed: true; object?: T; warnings?: string[] }
+  | { allowed: false; code: number; message: string; reason?: string; warnings?: string[] };
+
+export function allow<T>(object?: T, warnings?: string[]): Verdict<T> {
+  return { allowed: true, ...(object === undefined ? {} : { object }), ...(warnings?.length ? { warnings } : {}) };
+}
+
+export function deny<T = never>(code: number, message: string, reason?: string): Verdict<T> {
+  return { allowed: false, code, message, ...(reason ? { reason } : {}) };
+}
+
+/** A pushed (or live-read) collection of objects, with how old it is. */
+export type Snapshot<T = unknown> = {
+  items: T[];
+  /** The API server's list resourceVersion the snapshot was taken at. */
+  resourceVersion: string;
+  /** When the reconciler observed it (ms since epoch). */
+  observedAt: number;
+};
+
+/**
+ * Read-only cluster state for handlers. Two implementations: state pushed to the edge by the
+ * reconcilers (Workers), and live reads from the API server (Node, Lambda).
+ */
+export interface ClusterState {
+  /** A named collection (see CollectionSpec), or undefined if never pushed for this cluster. */
+  collection<T = unknown>(name: string): Promise<Snapshot<T> | undefined>;
+}
+
+/** A kind of object webhooks read, named for the sync API and the live reader. */
+export type CollectionSpec = {
+  name: string;
+  apiVersion: string;
+  kind: string;
+  /** Reduce each object to what webhooks need before it is pushed (keeps edge state small). */
+  project?: (obj: Record<string, unknown>) => Record<string, unknown>;
+};
+
+/** What a handler needs from state, and what to do when that is missing or too old. */
+export type StateNeeds = {
+  collections: string[];
+  /** Older than this (ms) counts as stale. */
+  maxStalenessMs: number;
+  /** allow: admit unchanged with a warning; deny: refuse with a clear message (503). */
+  fallback: 'allow' | 'deny';
+};
+
+export type HandlerContext = {
+  /** The time the request arrived (ms since epoch); handlers must not read the clock themselves. */
+  now: number;
+};
+
+export type AdmissionHandler<T = unknown> = (
+  req: AdmissionInput<T>,
+  state: ClusterState,
+  ctx: HandlerContext,
+) => Verdict<T> | Promise<Verdict<T>>;
+
+/** Which requests a handler sees, within its endpoint. Empty/absent fields match anything. */
+export type HandlerMatch = {
+  group?: string;
+  version?: string;
+  kind?: string;
+  resource?: string;
+  /** '' matches only the main resource; undefined matches any. */
+  subResource?: string;
+  operations?: Operation[];
+};
+
+export type RegisteredHandler = {
+  /** Feature name, for logs and messages (e.g. 'sidecarset'). */
+  feature: string;
+  match: HandlerMatch;
+  handle: AdmissionHandler;
+  needs?: StateNeeds;
+};
+
+/** One registration in a Mutating/ValidatingWebhookConfiguration (admissionregistration/v1 rule). */
+export type WebhookRule = {
+  apiGroups: string[];
+  apiVersions: string[];
+  resources: string[];
+  operations: Operation[];
+  scope?: 'Cluster' | 'Namespaced' | '*';
+};
+
+export type LabelSelector = {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+};
+
+/**
+ * A webhook endpoint: served at /clusters/<clusterId>/<secret>/<path>, and registered in the
+ * cluster as one webhook entry. Handlers run in list order; for mutating endpoints each sees the
+ * previous handler's result, and the first denial wins.
+ */
+export type WebhookEndpoint = {
+  /** URL path segment and webhook name stem, e.g. 'mutate-pod'. */
+  path: string;
+  type: 'mutating' | 'validating';
+  /** The webhook's name in the configuration, e.g. 'mpod.kruise-serverless.io'. */
+  name: string;
+  rules: WebhookRule[];
+  failurePolicy: 'Fail' | 'Ignore';
+  timeoutSeconds: number;
+  sideEffects: 'None' | 'NoneOnDryRun';
+  reinvocationPolicy?: 'Never' | 'IfNeeded';
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+  handlers: RegisteredHandler[];
+};

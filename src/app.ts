@@ -1,0 +1,168 @@
+// The platform-neutral HTTP app. Platforms (functions/) bind the ports and hand it requests.
+//   POST /clusters/:clusterId/:secret/:endpoint     admission webhooks (path-secret auth)
+//   GET  /clusters/:clusterId/sync                  pushed state summary        (sync token)
+//   GET  /clusters/:clusterId/sync/:collection      the edge's item versions    (sync token)
+//   PUT  /clusters/:clusterId/sync/:collection      push a replace or a patch   (sync token)
+//   POST /admin/clusters                            register a cluster          (admin token)
+//   POST /admin/clusters/:clusterId/rotate          rotate a credential         (admin token)
+//   DELETE /admin/clusters/:clusterId               forget a cluster            (admin token)
+// Unknown clusters, wrong secrets and unknown endpoints all get the same 404.
+import { Hono, type Context } from 'hono';
+import { admit } from './admission/dispatch.js';
+import { MAX_REVIEW_BYTES } from './admission/review.js';
+import {
+  bearerToken,
+  isClusterId,
+  newSecret,
+  rotateCredentials,
+  sha256Hex,
+  verifySecret,
+  type ClusterCredentials,
+  type ClusterRegistry,
+} from './admission/auth.js';
+import { COLLECTION_NAME, parseSyncPayload } from './admission/sync.js';
+import type { StateStore } from './admission/state-store.js';
+import type { ClusterState, WebhookEndpoint } from './admission/types.js';
+
+export type CredentialRotation = { credential: 'webhookSecrets' | 'syncTokens'; sha256: string; now: number; overlapMs: number };
+
+/** Applies a rotation to stored credentials (shared by every ClusterAdmin). */
+export function applyRotation(creds: ClusterCredentials, r: CredentialRotation): ClusterCredentials {
+  return { ...creds, [r.credential]: rotateCredentials(creds[r.credential], r.sha256, r.now, r.overlapMs) };
+}
+
+/** Writes cluster credentials (the admin API). */
+export interface ClusterAdmin {
+  /** false if the cluster already exists. */
+  create(creds: ClusterCredentials): Promise<boolean>;
+  /** Adds a credential (see rotateCredentials); undefined if the cluster is unknown. */
+  rotate(clusterId: string, rotation: CredentialRotation): Promise<ClusterCredentials | undefined>;
+  remove(clusterId: string): Promise<boolean>;
+}
+
+export type AppPorts = {
+  endpoints: WebhookEndpoint[];
+  registry: ClusterRegistry;
+  /** Cluster state handlers read (pushed state at the edge, live reads on Node). */
+  state: (clusterId: string) => ClusterState;
+  /** Enables the sync API: where pushed state is written. */
+  store?: (clusterId: string) => StateStore;
+  /** Enables the admin API. */
+  admin?: { tokenSha256: string; clusters: ClusterAdmin };
+  now?: () => number;
+};
+
+const NOT_FOUND = { error: 'not found' };
+/** Answer this much before the webhook's timeoutSeconds, so the API server gets our verdict. */
+const RESPONSE_MARGIN_MS = 500;
+const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
+
+export function buildApp(ports: AppPorts): Hono {
+  const now = ports.now ?? Date.now;
+  const endpoints = new Map(ports.endpoints.map((e) => [e.path, e]));
+  const app = new Hono();
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.post('/clusters/:clusterId/:secret/:endpoint', async (c) => {
+    const { clusterId, secret, endpoint: path } = c.req.param();
+    const t = now();
+    const creds = isClusterId(clusterId) ? await ports.registry.credentials(clusterId) : undefined;
+    const endpoint = endpoints.get(path);
+    if (!(await verifySecret(secret, creds?.webhookSecrets, t)) || !endpoint) return c.json(NOT_FOUND, 404);
+    const length = Number(c.req.header('content-length') ?? '0');
+    if (length > MAX_REVIEW_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_REVIEW_BYTES}` }, 400);
+    const body = await c.req.text();
+    const budgetMs = endpoint.timeoutSeconds * 1000 - RESPONSE_MARGIN_MS;
+    const answer = await admit(endpoint, body, { clusterId, state: ports.state(clusterId), now: t, budgetMs });
+    return c.json(answer.body as object, answer.status as 200 | 400);
+  });
+
+  const syncAuth = async (c: Context): Promise<StateStore | undefined> => {
+    const clusterId = c.req.param('clusterId') ?? '';
+    if (!ports.store || !isClusterId(clusterId)) return undefined;
+    const creds = await ports.registry.credentials(clusterId);
+    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', creds?.syncTokens, now());
+    return ok ? ports.store(clusterId) : undefined;
+  };
+
+  app.get('/clusters/:clusterId/sync', async (c) => {
+    const store = await syncAuth(c);
+    if (!store) return c.json(NOT_FOUND, 404);
+    const t = now();
+    const summary = await store.summary();
+    return c.json({ collections: Object.fromEntries(Object.entries(summary).map(([k, m]) => [k, { ...m, ageMs: t - m.observedAt }])) });
+  });
+
+  app.get('/clusters/:clusterId/sync/:collection', async (c) => {
+    const store = await syncAuth(c);
+    if (!store) return c.json(NOT_FOUND, 404);
+    const versions = await store.versions(c.req.param('collection'));
+    return versions ? c.json(versions) : c.json({ error: 'collection not pushed yet' }, 404);
+  });
+
+  app.put('/clusters/:clusterId/sync/:collection', async (c) => {
+    const store = await syncAuth(c);
+    if (!store) return c.json(NOT_FOUND, 404);
+    const name = c.req.param('collection');
+    if (!COLLECTION_NAME.test(name)) return c.json({ error: `invalid collection name "${name}"` }, 400);
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ error: 'body is not valid JSON' }, 400);
+    }
+    const payload = parseSyncPayload(body);
+    if (typeof payload === 'string') return c.json({ error: payload }, 400);
+    const result = await store.sync(name, payload);
+    return result.ok ? c.json(result.meta) : c.json({ error: result.message }, result.status);
+  });
+
+  const adminAuth = async (c: Context): Promise<ClusterAdmin | undefined> => {
+    if (!ports.admin) return undefined;
+    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', [{ sha256: ports.admin.tokenSha256 }], now());
+    return ok ? ports.admin.clusters : undefined;
+  };
+
+  app.post('/admin/clusters', async (c) => {
+    const admin = await adminAuth(c);
+    if (!admin) return c.json(NOT_FOUND, 404);
+    const body = (await c.req.json().catch(() => ({}))) as { clusterId?: unknown };
+    const clusterId = typeof body.clusterId === 'string' ? body.clusterId : '';
+    if (!isClusterId(clusterId)) return c.json({ error: 'clusterId must be a DNS label (lowercase letters, digits, dashes; at most 63)' }, 400);
+    const webhookSecret = newSecret();
+    const syncToken = newSecret();
+    const created = await admin.create({
+      clusterId,
+      webhookSecrets: [{ sha256: await sha256Hex(webhookSecret) }],
+      syncTokens: [{ sha256: await sha256Hex(syncToken) }],
+    });
+    if (!created) return c.json({ error: `cluster "${clusterId}" already exists; rotate its credentials instead` }, 409);
+    return c.json({ clusterId, webhookSecret, syncToken }, 201);
+  });
+
+  app.post('/admin/clusters/:clusterId/rotate', async (c) => {
+    const admin = await adminAuth(c);
+    if (!admin) return c.json(NOT_FOUND, 404);
+    const body = (await c.req.json().catch(() => ({}))) as { credential?: unknown; overlapSeconds?: unknown };
+    const which = body.credential === 'sync' ? 'syncTokens' : body.credential === 'webhook' ? 'webhookSecrets' : undefined;
+    if (!which) return c.json({ error: 'credential must be "webhook" or "sync"' }, 400);
+    const overlap = typeof body.overlapSeconds === 'number' && body.overlapSeconds >= 0 ? body.overlapSeconds : DEFAULT_OVERLAP_SECONDS;
+    const secret = newSecret();
+    const hash = await sha256Hex(secret);
+    const t = now();
+    const updated = await admin.rotate(c.req.param('clusterId'), { credential: which, sha256: hash, now: t, overlapMs: overlap * 1000 });
+    if (!updated) return c.json(NOT_FOUND, 404);
+    return c.json({ clusterId: updated.clusterId, credential: body.credential, secret, previousValidUntil: new Date(t + overlap * 1000).toISOString() });
+  });
+
+  app.delete('/admin/clusters/:clusterId', async (c) => {
+    const admin = await adminAuth(c);
+    if (!admin) return c.json(NOT_FOUND, 404);
+    return (await admin.remove(c.req.param('clusterId'))) ? c.body(null, 204) : c.json(NOT_FOUND, 404);
+  });
+
+  app.notFound((c) => c.json(NOT_FOUND, 404));
+  app.onError((err, c) => c.json({ error: `internal error: ${err.message}` }, 500));
+  return app;
+}

@@ -1,0 +1,44 @@
+// The features this build serves and what they register: handlers on webhook endpoints and the
+// collections of cluster state those handlers read. Order matters where several features handle
+// the same endpoint: it is the order handlers run in (SEMANTICS.md §6: WorkloadSpread, then
+// SidecarSet, then PUB on pod CREATE).
+import { ENDPOINT_CATALOG } from './admission/endpoints.js';
+import type { CollectionSpec, RegisteredHandler, WebhookEndpoint } from './admission/types.js';
+
+export type Feature = {
+  name: string;
+  handlers: { endpoint: string; handler: Omit<RegisteredHandler, 'feature'> }[];
+  collections?: CollectionSpec[];
+};
+
+/** The production feature list. Features land with their issues (SidecarSet, WorkloadSpread, PUB, …). */
+export const FEATURES: readonly Feature[] = [];
+
+/** The endpoints that have at least one handler, with handlers in feature order. */
+export function webhookEndpoints(features: readonly Feature[] = FEATURES): WebhookEndpoint[] {
+  const paths = new Set(ENDPOINT_CATALOG.map((e) => e.path));
+  for (const f of features) {
+    for (const h of f.handlers) {
+      if (!paths.has(h.endpoint)) throw new Error(`feature ${f.name}: unknown webhook endpoint "${h.endpoint}"`);
+    }
+  }
+  return ENDPOINT_CATALOG.map((template) => ({
+    ...template,
+    handlers: features.flatMap((f) => f.handlers.filter((h) => h.endpoint === template.path).map((h) => ({ ...h.handler, feature: f.name }))),
+  })).filter((e) => e.handlers.length > 0);
+}
+
+/** Every collection some feature reads, by name (a name declared twice must mean the same kind). */
+export function stateCollections(features: readonly Feature[] = FEATURES): CollectionSpec[] {
+  const byName = new Map<string, CollectionSpec>();
+  for (const f of features) {
+    for (const c of f.collections ?? []) {
+      const seen = byName.get(c.name);
+      if (seen && (seen.apiVersion !== c.apiVersion || seen.kind !== c.kind)) {
+        throw new Error(`collection "${c.name}" is declared as ${seen.kind} and as ${c.kind}`);
+      }
+      byName.set(c.name, c);
+    }
+  }
+  return [...byName.values()];
+}
