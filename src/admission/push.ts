@@ -1,0 +1,61 @@
+// The reconcilers' side of the sync API: after a resync, push each collection the edge needs.
+// Diffs against the versions the edge holds; if the edge moved on meanwhile (another pusher),
+// falls back to a full replace. Web fetch only, so it runs in Lambda, Node and Workers cron.
+import { diffForPush, type CollectionMeta, type EdgeVersions, type SyncItem, type SyncPayload } from './sync.js';
+import type { CollectionSpec } from './types.js';
+import type { Lister } from './live-state.js';
+
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+export type EdgeTarget = { baseUrl: string; clusterId: string; syncToken: string; fetch?: Fetch };
+
+export type PushResult = { collection: string; mode: SyncPayload['mode']; items: number; changed: number; meta: CollectionMeta };
+
+export class PushError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+    this.name = 'PushError';
+  }
+}
+
+async function edgeCall<T>(edge: EdgeTarget, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  const f = edge.fetch ?? fetch;
+  const res = await f(`${edge.baseUrl}/clusters/${edge.clusterId}/sync${path}`, {
+    method,
+    headers: { authorization: `Bearer ${edge.syncToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as T };
+}
+
+/** Keeps what webhooks read small and drops fields that change without meaning (managedFields). */
+function defaultProject(obj: Record<string, unknown>): Record<string, unknown> {
+  const { managedFields: _m, ...metadata } = (obj.metadata ?? {}) as Record<string, unknown>;
+  return { ...obj, metadata };
+}
+
+export async function pushCollection(edge: EdgeTarget, list: Lister, spec: CollectionSpec, now: () => number = Date.now): Promise<PushResult> {
+  const observedAt = now();
+  const live = await list(spec.apiVersion, spec.kind);
+  const project = spec.project ?? defaultProject;
+  const items = live.items.map((o) => project(o) as SyncItem);
+  for (let attempt = 0; ; attempt++) {
+    const held = attempt === 0 ? await edgeCall<EdgeVersions>(edge, 'GET', `/${spec.name}`) : { status: 404, json: undefined };
+    if (held.status !== 200 && held.status !== 404) throw new PushError(held.status, `edge refused reading ${spec.name}: ${held.status}`);
+    const payload = diffForPush(held.status === 200 ? held.json : undefined, { items, resourceVersion: live.resourceVersion }, observedAt);
+    const res = await edgeCall<CollectionMeta & { error?: string }>(edge, 'PUT', `/${spec.name}`, payload);
+    if (res.status === 200) {
+      const changed = payload.mode === 'replace' ? items.length : payload.upserts.length + payload.deletes.length;
+      return { collection: spec.name, mode: payload.mode, items: items.length, changed, meta: res.json };
+    }
+    // A patch against a base the edge no longer holds: resend everything once.
+    if (res.status === 409 && payload.mode === 'patch' && attempt === 0) continue;
+    throw new PushError(res.status, `edge refused ${spec.name}: ${res.json.error ?? res.status}`);
+  }
+}
+
+export async function pushCollections(edge: EdgeTarget, list: Lister, specs: CollectionSpec[], now?: () => number): Promise<PushResult[]> {
+  const results: PushResult[] = [];
+  for (const spec of specs) results.push(await pushCollection(edge, list, spec, now));
+  return results;
+}

@@ -1,0 +1,219 @@
+// `kruise-serverless`: renders the cluster side (CRDs, namespace, RBAC, webhook configurations)
+// as YAML, applies it, or removes it. Exit codes: 0 ok, 1 failure, 2 usage error.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { stringify } from 'yaml';
+import type { LabelSelector } from '../admission/types.js';
+import { applyClusterSide, uninstallClusterSide } from '../install/apply.js';
+import {
+  DEFAULT_NAMESPACE,
+  InstallOptionError,
+  OPT_OUT_LABEL,
+  OPT_OUT_VALUE,
+  renderClusterSide,
+  type FailurePolicy,
+  type WebhookOverride,
+} from '../install/render.js';
+import { readCrdManifests } from '../kube/crd-manifests.js';
+import { KubeHttp, type KubeObject } from '../kube/http.js';
+import { loadKubeConfig } from '../kube/node-client.js';
+import { webhookEndpoints } from '../registry.js';
+
+const USAGE = `Usage:
+  kruise-serverless install --base-url URL --cluster-id ID --secret-file FILE [options]
+  kruise-serverless uninstall [--namespace NS] [--purge-crds] [--purge-namespace] [--kubeconfig FILE]
+
+install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
+our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations calling
+  URL/clusters/ID/SECRET/<endpoint path>
+
+  --base-url URL                  where the edge serves webhooks (https only)
+  --cluster-id ID                 this cluster's id at the edge (a DNS label)
+  --secret-file FILE              the cluster's path secret; or set $KS_WEBHOOK_SECRET,
+  --secret S                        or pass it inline (it then lands in your shell history)
+  --ca-bundle FILE                PEM CA, only if the edge's certificate is not publicly trusted
+  --namespace NS                  namespace for the reconciler ServiceAccount (default ${DEFAULT_NAMESPACE})
+  --failure-policy [PATH=]Fail|Ignore
+                                  per endpoint path, or for all endpoints without PATH= (repeatable)
+  --namespace-selector PATH=KEY=VALUE
+                                  only call endpoint PATH for namespaces labelled KEY=VALUE (repeatable)
+  --object-selector PATH=KEY=VALUE
+                                  only call endpoint PATH for objects labelled KEY=VALUE (repeatable)
+  --apply                         apply to the cluster instead of printing
+  --kubeconfig FILE               default: $KUBECONFIG, then ~/.kube/config
+
+uninstall deletes the webhook configurations, then RBAC. CRDs and the namespace stay unless
+--purge-crds (this deletes every OpenKruise object in the cluster) or --purge-namespace.
+
+Namespaces labelled ${OPT_OUT_LABEL}=${OPT_OUT_VALUE} are never sent to the webhooks.
+`;
+
+/** Wrong arguments: print the message (and a hint), exit 2. */
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  'cluster-id': { type: 'string' },
+  secret: { type: 'string' },
+  'secret-file': { type: 'string' },
+  'ca-bundle': { type: 'string' },
+  namespace: { type: 'string' },
+  'failure-policy': { type: 'string', multiple: true },
+  'namespace-selector': { type: 'string', multiple: true },
+  'object-selector': { type: 'string', multiple: true },
+  apply: { type: 'boolean' },
+  kubeconfig: { type: 'string' },
+  'purge-crds': { type: 'boolean' },
+  'purge-namespace': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const { values, positionals } = parsed;
+    const [command, ...extra] = positionals;
+    if (values.help || command === 'help') {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (command === 'install') await install(values);
+    else if (command === 'uninstall') await uninstall(values);
+    else throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
+    return 0;
+  } catch (e) {
+    const usage = e instanceof UsageError || e instanceof InstallOptionError;
+    process.stderr.write(`kruise-serverless: ${(e as Error).message ?? String(e)}\n`);
+    if (usage) process.stderr.write('Run `kruise-serverless --help` for usage.\n');
+    else if (process.env.KS_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
+    return usage ? 2 : 1;
+  }
+}
+
+async function install(v: Values): Promise<void> {
+  const baseUrl = required(v['base-url'], '--base-url');
+  const clusterId = required(v['cluster-id'], '--cluster-id');
+  const secret = readSecret(v);
+  if (!v.apply) for (const o of ['kubeconfig'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
+  const endpoints = webhookEndpoints();
+  const objects = renderClusterSide({
+    baseUrl,
+    clusterId,
+    secret,
+    ...(v['ca-bundle'] ? { caBundle: readUserFile(v['ca-bundle'], '--ca-bundle') } : {}),
+    ...(v.namespace ? { namespace: v.namespace } : {}),
+    endpoints,
+    crds: readCrdManifests(crdDir()) as unknown as KubeObject[],
+    overrides: overrides(v, endpoints.map((e) => e.path)),
+  });
+  if (!v.apply) {
+    process.stdout.write(toYaml(objects, clusterId));
+    return;
+  }
+  await withKube(v.kubeconfig, (kube) => applyClusterSide(kube, objects, { log }));
+  const hooks = endpoints.length;
+  log(`installed for cluster ${clusterId}: ${hooks} webhook endpoint${hooks === 1 ? '' : 's'} registered`);
+}
+
+async function uninstall(v: Values): Promise<void> {
+  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'namespace-selector', 'object-selector', 'apply'] as const) {
+    if (v[o] !== undefined) throw new UsageError(`--${o} is an install option`);
+  }
+  const purgeCrds = v['purge-crds'] ? (readCrdManifests(crdDir()) as unknown as KubeObject[]) : [];
+  await withKube(v.kubeconfig, (kube) =>
+    uninstallClusterSide(kube, { ...(v.namespace ? { namespace: v.namespace } : {}), purgeCrds, purgeNamespace: !!v['purge-namespace'], log }),
+  );
+  log('uninstalled');
+}
+
+function readSecret(v: Values): string {
+  if (v.secret !== undefined && v['secret-file'] !== undefined) throw new UsageError('give either --secret or --secret-file, not both');
+  const secret = v.secret ?? (v['secret-file'] !== undefined ? readUserFile(v['secret-file'], '--secret-file') : process.env.KS_WEBHOOK_SECRET);
+  if (secret === undefined || secret.trim() === '') throw new UsageError('missing the webhook secret: pass --secret-file FILE or set $KS_WEBHOOK_SECRET');
+  return secret.trim();
+}
+
+function overrides(v: Values, paths: string[]): Record<string, WebhookOverride> {
+  const out: Record<string, WebhookOverride> = {};
+  const at = (path: string, flag: string): WebhookOverride => {
+    if (!paths.includes(path)) throw new UsageError(`${flag}: no webhook endpoint "${path}" (endpoints: ${paths.join(', ') || 'none'})`);
+    return (out[path] ??= {});
+  };
+  for (const arg of v['failure-policy'] ?? []) {
+    const eq = arg.lastIndexOf('=');
+    const policy = arg.slice(eq + 1);
+    if (policy !== 'Fail' && policy !== 'Ignore') throw new UsageError(`--failure-policy "${arg}": expected [PATH=]Fail or [PATH=]Ignore`);
+    for (const path of eq < 0 ? paths : [arg.slice(0, eq)]) at(path, '--failure-policy').failurePolicy = policy as FailurePolicy;
+  }
+  for (const field of ['namespace-selector', 'object-selector'] as const) {
+    const key = field === 'namespace-selector' ? 'namespaceSelector' : 'objectSelector';
+    for (const arg of v[field] ?? []) {
+      const m = /^([^=]+)=([^=]+)=([^=]*)$/.exec(arg);
+      if (!m) throw new UsageError(`--${field} "${arg}": expected PATH=KEY=VALUE`);
+      const [, path, label, value] = m as unknown as [string, string, string, string];
+      const o = at(path, `--${field}`);
+      const sel: LabelSelector = (o[key] ??= {});
+      sel.matchLabels = { ...sel.matchLabels, [label]: value };
+    }
+  }
+  return out;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`missing ${flag}`);
+  return value;
+}
+
+function readUserFile(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${flag} ${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+async function withKube(kubeconfig: string | undefined, run: (kube: KubeHttp) => Promise<void>): Promise<void> {
+  if (kubeconfig && !existsSync(kubeconfig)) throw new UsageError(`--kubeconfig ${kubeconfig}: no such file`);
+  const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
+  try {
+    await run(kube);
+  } finally {
+    kube.close();
+  }
+}
+
+function toYaml(objects: KubeObject[], clusterId: string): string {
+  const header = [
+    `# Kruise Serverless, cluster side for cluster "${clusterId}". Contains the webhook secret: treat as a credential.`,
+    '# Apply with: kubectl apply --server-side --field-manager=kruise-serverless -f -',
+    `# On Kubernetes < 1.21 also run: kubectl label namespace kube-system ${OPT_OUT_LABEL}=${OPT_OUT_VALUE}`,
+    '',
+  ].join('\n');
+  return header + objects.map((o) => stringify(o, { lineWidth: 0 })).join('---\n');
+}
+
+/** infra/crds, found from this file whether it runs from src/cli/ or a bundle in dist/. */
+function crdDir(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)), i = 0; i < 4; dir = dirname(dir), i++) {
+    if (existsSync(join(dir, 'infra', 'crds'))) return join(dir, 'infra', 'crds');
+  }
+  throw new Error('cannot find infra/crds next to the kruise-serverless install');
+}
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,136 @@
+// Applies the rendered cluster side (render.ts) with server-side apply, and removes it again.
+// Node only. Webhook configurations merge with what a managed platform added to them instead of
+// fighting it (kruise#2220): see carryForeignSelectors.
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { installCrds } from '../kube/crds.js';
+import { isNotFound } from '../kube/errors.js';
+import type { KubeHttp, KubeObject } from '../kube/http.js';
+import { FIELD_MANAGER } from '../kube/node-client.js';
+import {
+  carryForeignSelectors,
+  DEFAULT_NAMESPACE,
+  MUTATING_CONFIG,
+  OPT_OUT_LABEL,
+  OPT_OUT_VALUE,
+  RECONCILER_NAME,
+  VALIDATING_CONFIG,
+  type WebhookEntry,
+} from './render.js';
+
+const ADMISSION = 'admissionregistration.k8s.io/v1';
+const RBAC = 'rbac.authorization.k8s.io/v1';
+const WEBHOOK_CONFIGS = [
+  { kind: 'MutatingWebhookConfiguration', name: MUTATING_CONFIG },
+  { kind: 'ValidatingWebhookConfiguration', name: VALIDATING_CONFIG },
+];
+
+export type ApplyOptions = {
+  log?: (message: string) => void;
+  /** How long to wait for the CRDs to be established. */
+  crdTimeoutMs?: number;
+};
+
+/**
+ * Applies `objects` in order (field manager `kruise-serverless`), waiting for CRDs to be
+ * established, and labels kube-system with the webhook opt-out before any webhook is registered.
+ * A webhook configuration of ours that `objects` no longer contains is deleted, so no stale URL
+ * stays registered.
+ */
+export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObject[], opts: ApplyOptions = {}): Promise<void> {
+  const log = opts.log ?? (() => undefined);
+  const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
+  if (crds.length) {
+    await installCrds(kube, crds as unknown as V1CustomResourceDefinition[], opts.crdTimeoutMs);
+    log(`applied ${crds.length} CustomResourceDefinitions (established)`);
+  }
+  // kube-system has no kubernetes.io/metadata.name label before 1.21; this label excludes it there.
+  // Our own namespace carries it in its rendered manifest.
+  await kube.apply(optOutNamespace(), FIELD_MANAGER);
+  log(`labelled namespace kube-system ${OPT_OUT_LABEL}=${OPT_OUT_VALUE}`);
+
+  for (const obj of objects) {
+    if (obj.kind === 'CustomResourceDefinition') continue;
+    const isWebhookConfig = WEBHOOK_CONFIGS.some((c) => c.kind === obj.kind);
+    const desired = isWebhookConfig ? carryForeignSelectors(obj, await getIfExists(kube, obj)) : obj;
+    await kube.apply(desired, FIELD_MANAGER);
+    const kept = isWebhookConfig ? foreignCount(obj, desired) : 0;
+    log(`applied ${obj.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name}${kept ? ` (kept ${kept} selector expressions added by others)` : ''}`);
+  }
+
+  for (const c of WEBHOOK_CONFIGS) {
+    if (objects.some((o) => o.kind === c.kind && o.metadata?.name === c.name)) continue;
+    if (await deleteIfExists(kube, { apiVersion: ADMISSION, kind: c.kind, metadata: { name: c.name } })) {
+      log(`deleted ${c.kind} ${c.name} (no endpoints of that type)`);
+    }
+  }
+}
+
+export type UninstallOptions = {
+  namespace?: string;
+  /** Delete these CRDs too. This deletes every object of those kinds in the cluster. */
+  purgeCrds?: readonly KubeObject[];
+  /** Delete our namespace too. */
+  purgeNamespace?: boolean;
+  log?: (message: string) => void;
+};
+
+/**
+ * Removes the webhook configurations first (so nothing calls the edge any more), then RBAC and
+ * the kube-system label. CRDs and the namespace stay unless asked for: deleting a CRD deletes
+ * every user object of that kind.
+ */
+export async function uninstallClusterSide(kube: KubeHttp, opts: UninstallOptions = {}): Promise<void> {
+  const log = opts.log ?? (() => undefined);
+  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
+  const targets: KubeObject[] = [
+    ...WEBHOOK_CONFIGS.map((c) => ({ apiVersion: ADMISSION, kind: c.kind, metadata: { name: c.name } })),
+    { apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name: RECONCILER_NAME } },
+    { apiVersion: RBAC, kind: 'ClusterRole', metadata: { name: RECONCILER_NAME } },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: RECONCILER_NAME, namespace } },
+  ];
+  for (const t of targets) {
+    const gone = await deleteIfExists(kube, t);
+    log(`${gone ? 'deleted' : 'already absent:'} ${t.kind} ${t.metadata?.namespace ? `${t.metadata.namespace}/` : ''}${t.metadata?.name}`);
+  }
+  // Applying the namespace with no labels releases the label we own (and only ours).
+  await kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }, FIELD_MANAGER);
+  log(`removed ${OPT_OUT_LABEL} from namespace kube-system`);
+  for (const crd of opts.purgeCrds ?? []) {
+    if (await deleteIfExists(kube, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: crd.metadata?.name } })) {
+      log(`deleted CustomResourceDefinition ${crd.metadata?.name}`);
+    }
+  }
+  if (opts.purgeNamespace && (await deleteIfExists(kube, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }))) {
+    log(`deleted Namespace ${namespace}`);
+  }
+}
+
+function optOutNamespace(): KubeObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system', labels: { [OPT_OUT_LABEL]: OPT_OUT_VALUE } } };
+}
+
+async function getIfExists(kube: KubeHttp, obj: KubeObject): Promise<KubeObject | undefined> {
+  try {
+    return await kube.get<KubeObject>(obj.apiVersion!, obj.kind!, obj.metadata!.name!, obj.metadata?.namespace);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/** True if it existed. */
+async function deleteIfExists(kube: KubeHttp, obj: KubeObject): Promise<boolean> {
+  try {
+    await kube.delete(obj);
+    return true;
+  } catch (e) {
+    if (isNotFound(e)) return false;
+    throw e;
+  }
+}
+
+function foreignCount(rendered: KubeObject, merged: KubeObject): number {
+  const count = (o: KubeObject) =>
+    ((o.webhooks ?? []) as WebhookEntry[]).reduce((n, w) => n + (w.namespaceSelector?.matchExpressions?.length ?? 0) + (w.objectSelector?.matchExpressions?.length ?? 0), 0);
+  return count(merged) - count(rendered);
+}
