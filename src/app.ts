@@ -19,6 +19,7 @@ import {
   verifySecret,
   type ClusterCredentials,
   type ClusterRegistry,
+  type Hasher,
 } from './admission/auth.js';
 import { COLLECTION_NAME, parseSyncPayload } from './admission/sync.js';
 import type { StateStore } from './admission/state-store.js';
@@ -50,6 +51,8 @@ export type AppPorts = {
   /** Enables the admin API. */
   admin?: { tokenSha256: string; clusters: ClusterAdmin };
   now?: () => number;
+  /** How secrets are hashed (defaults to Web Crypto). */
+  hash?: Hasher;
 };
 
 const NOT_FOUND = { error: 'not found' };
@@ -59,6 +62,7 @@ const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 
 export function buildApp(ports: AppPorts): Hono {
   const now = ports.now ?? Date.now;
+  const hash = ports.hash ?? sha256Hex;
   const endpoints = new Map(ports.endpoints.map((e) => [e.path, e]));
   const app = new Hono();
 
@@ -69,7 +73,7 @@ export function buildApp(ports: AppPorts): Hono {
     const t = now();
     const creds = isClusterId(clusterId) ? await ports.registry.credentials(clusterId) : undefined;
     const endpoint = endpoints.get(path);
-    if (!(await verifySecret(secret, creds?.webhookSecrets, t)) || !endpoint) return c.json(NOT_FOUND, 404);
+    if (!(await verifySecret(secret, creds?.webhookSecrets, t, hash)) || !endpoint) return c.json(NOT_FOUND, 404);
     const length = Number(c.req.header('content-length') ?? '0');
     if (length > MAX_REVIEW_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_REVIEW_BYTES}` }, 400);
     const body = await c.req.text();
@@ -82,7 +86,7 @@ export function buildApp(ports: AppPorts): Hono {
     const clusterId = c.req.param('clusterId') ?? '';
     if (!ports.store || !isClusterId(clusterId)) return undefined;
     const creds = await ports.registry.credentials(clusterId);
-    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', creds?.syncTokens, now());
+    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', creds?.syncTokens, now(), hash);
     return ok ? ports.store(clusterId) : undefined;
   };
 
@@ -120,7 +124,7 @@ export function buildApp(ports: AppPorts): Hono {
 
   const adminAuth = async (c: Context): Promise<ClusterAdmin | undefined> => {
     if (!ports.admin) return undefined;
-    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', [{ sha256: ports.admin.tokenSha256 }], now());
+    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', [{ sha256: ports.admin.tokenSha256 }], now(), hash);
     return ok ? ports.admin.clusters : undefined;
   };
 
@@ -134,8 +138,8 @@ export function buildApp(ports: AppPorts): Hono {
     const syncToken = newSecret();
     const created = await admin.create({
       clusterId,
-      webhookSecrets: [{ sha256: await sha256Hex(webhookSecret) }],
-      syncTokens: [{ sha256: await sha256Hex(syncToken) }],
+      webhookSecrets: [{ sha256: await hash(webhookSecret) }],
+      syncTokens: [{ sha256: await hash(syncToken) }],
     });
     if (!created) return c.json({ error: `cluster "${clusterId}" already exists; rotate its credentials instead` }, 409);
     return c.json({ clusterId, webhookSecret, syncToken }, 201);
@@ -149,9 +153,8 @@ export function buildApp(ports: AppPorts): Hono {
     if (!which) return c.json({ error: 'credential must be "webhook" or "sync"' }, 400);
     const overlap = typeof body.overlapSeconds === 'number' && body.overlapSeconds >= 0 ? body.overlapSeconds : DEFAULT_OVERLAP_SECONDS;
     const secret = newSecret();
-    const hash = await sha256Hex(secret);
     const t = now();
-    const updated = await admin.rotate(c.req.param('clusterId'), { credential: which, sha256: hash, now: t, overlapMs: overlap * 1000 });
+    const updated = await admin.rotate(c.req.param('clusterId'), { credential: which, sha256: await hash(secret), now: t, overlapMs: overlap * 1000 });
     if (!updated) return c.json(NOT_FOUND, 404);
     return c.json({ clusterId: updated.clusterId, credential: body.credential, secret, previousValidUntil: new Date(t + overlap * 1000).toISOString() });
   });

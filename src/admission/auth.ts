@@ -31,6 +31,9 @@ export function isClusterId(id: string): boolean {
 
 const encoder = new TextEncoder();
 
+/** SHA-256 as lowercase hex. Web Crypto by default; Node binds node:crypto (much cheaper there). */
+export type Hasher = (text: string) => string | Promise<string>;
+
 export async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
   let hex = '';
@@ -61,8 +64,8 @@ const DUMMY: Credential[] = [{ sha256: '0'.repeat(64) }];
  * True if `presented` matches a credential valid at `now`. Every credential is compared, and an
  * unknown cluster (undefined) is compared against a dummy, so timing reveals nothing.
  */
-export async function verifySecret(presented: string, creds: Credential[] | undefined, now: number): Promise<boolean> {
-  const hash = await sha256Hex(presented);
+export async function verifySecret(presented: string, creds: Credential[] | undefined, now: number, hasher: Hasher = sha256Hex): Promise<boolean> {
+  const hash = await hasher(presented);
   let ok = false;
   for (const c of creds ?? DUMMY) {
     const match = constantTimeEqual(hash, c.sha256);

@@ -136,7 +136,7 @@ async function checkState(
   const read = await within(() => Promise.all(needs.collections.map((name) => state.collection(name))), remainingMs);
   if (!read.ok && read.timedOut) return handlerFailure(endpoint, h, opts.budgetMs, undefined, 'reading its state');
   let problem: string | undefined;
-  if (!read.ok) problem = `state could not be read: ${errorMessage(read.error)}`;
+  if (!read.ok) problem = `state ${needs.collections.map((c) => `"${c}"`).join(', ')} could not be read: ${errorMessage(read.error)}`;
   for (let i = 0; read.ok && i < needs.collections.length && !problem; i++) {
     problem = stateProblem(needs.collections[i]!, read.value[i], opts.now, needs.maxStalenessMs);
   }
@@ -170,10 +170,8 @@ function internalError(endpoint: WebhookEndpoint, message: string): Outcome {
   return { allowed: false, code: 500, message };
 }
 
-type Checked = Extract<Verdict, { allowed: true }> | { allowed: false; code: number; message: string; reason?: string; warnings?: string[] };
-
 /** The verdict if it is well-formed, else what is wrong with it (handlers are code too). */
-function checkVerdict(v: unknown, mutating: boolean): Checked | string {
+function checkVerdict(v: unknown, mutating: boolean): Verdict | string {
   if (!isObject(v) || typeof v.allowed !== 'boolean') return 'not a verdict';
   const warnings = v.warnings;
   if (warnings !== undefined && !(Array.isArray(warnings) && warnings.every((w) => typeof w === 'string'))) {
@@ -181,12 +179,12 @@ function checkVerdict(v: unknown, mutating: boolean): Checked | string {
   }
   if (v.allowed) {
     if (mutating && v.object !== undefined && !isObject(v.object)) return 'object must be an object';
-    return v as Checked;
+    return v as Verdict;
   }
   if (typeof v.code !== 'number' || !Number.isInteger(v.code) || v.code < 400 || v.code > 599) return `code ${String(v.code)} is not a 4xx/5xx status`;
   if (typeof v.message !== 'string') return 'a denial needs a message';
   if (v.reason !== undefined && typeof v.reason !== 'string') return 'reason must be a string';
-  return v as Checked;
+  return v as Verdict;
 }
 
 type Raced<T> = { ok: true; value: T } | { ok: false; timedOut: true } | { ok: false; timedOut: false; error: unknown };

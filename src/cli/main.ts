@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import type { LabelSelector } from '../admission/types.js';
 import { applyClusterSide, uninstallClusterSide } from '../install/apply.js';
 import {
+  checkWebhookTarget,
   DEFAULT_NAMESPACE,
   InstallOptionError,
   OPT_OUT_LABEL,
@@ -34,7 +35,8 @@ our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations call
   --secret-file FILE              the cluster's path secret; or set $KS_WEBHOOK_SECRET,
   --secret S                        or pass it inline (it then lands in your shell history)
   --ca-bundle FILE                PEM CA, only if the edge's certificate is not publicly trusted
-  --namespace NS                  namespace for the reconciler ServiceAccount (default ${DEFAULT_NAMESPACE})
+  --namespace NS                  namespace for the reconciler ServiceAccount (default ${DEFAULT_NAMESPACE};
+                                    uninstall finds the installed one)
   --failure-policy [PATH=]Fail|Ignore
                                   per endpoint path, or for all endpoints without PATH= (repeatable)
   --namespace-selector PATH=KEY=VALUE
@@ -106,6 +108,7 @@ async function install(v: Values): Promise<void> {
   const baseUrl = required(v['base-url'], '--base-url');
   const clusterId = required(v['cluster-id'], '--cluster-id');
   const secret = readSecret(v);
+  checkWebhookTarget(baseUrl, clusterId, secret);
   if (!v.apply) for (const o of ['kubeconfig'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
   const endpoints = webhookEndpoints();
   const objects = renderClusterSide({
@@ -115,7 +118,7 @@ async function install(v: Values): Promise<void> {
     ...(v['ca-bundle'] ? { caBundle: readUserFile(v['ca-bundle'], '--ca-bundle') } : {}),
     ...(v.namespace ? { namespace: v.namespace } : {}),
     endpoints,
-    crds: readCrdManifests(crdDir()) as unknown as KubeObject[],
+    crds: readCrdManifests(crdDir()),
     overrides: overrides(v, endpoints.map((e) => e.path)),
   });
   if (!v.apply) {
@@ -131,7 +134,7 @@ async function uninstall(v: Values): Promise<void> {
   for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'namespace-selector', 'object-selector', 'apply'] as const) {
     if (v[o] !== undefined) throw new UsageError(`--${o} is an install option`);
   }
-  const purgeCrds = v['purge-crds'] ? (readCrdManifests(crdDir()) as unknown as KubeObject[]) : [];
+  const purgeCrds = v['purge-crds'] ? (readCrdManifests(crdDir())) : [];
   await withKube(v.kubeconfig, (kube) =>
     uninstallClusterSide(kube, { ...(v.namespace ? { namespace: v.namespace } : {}), purgeCrds, purgeNamespace: !!v['purge-namespace'], log }),
   );
@@ -216,4 +219,6 @@ function log(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
+// `kruise-serverless install ... | head` closes stdout early: that is not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? 0 : 1));
 process.exitCode = await main(process.argv.slice(2));

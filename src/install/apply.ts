@@ -1,7 +1,6 @@
 // Applies the rendered cluster side (render.ts) with server-side apply, and removes it again.
 // Node only. Webhook configurations merge with what a managed platform added to them instead of
 // fighting it (kruise#2220): see carryForeignSelectors.
-import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { installCrds } from '../kube/crds.js';
 import { isNotFound } from '../kube/errors.js';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
@@ -40,7 +39,7 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
   const log = opts.log ?? (() => undefined);
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
   if (crds.length) {
-    await installCrds(kube, crds as unknown as V1CustomResourceDefinition[], opts.crdTimeoutMs);
+    await installCrds(kube, crds, opts.crdTimeoutMs);
     log(`applied ${crds.length} CustomResourceDefinitions (established)`);
   }
   // kube-system has no kubernetes.io/metadata.name label before 1.21; this label excludes it there.
@@ -66,6 +65,7 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
 }
 
 export type UninstallOptions = {
+  /** Default: where the installed ClusterRoleBinding points, else kruise-system. */
   namespace?: string;
   /** Delete these CRDs too. This deletes every object of those kinds in the cluster. */
   purgeCrds?: readonly KubeObject[];
@@ -81,7 +81,7 @@ export type UninstallOptions = {
  */
 export async function uninstallClusterSide(kube: KubeHttp, opts: UninstallOptions = {}): Promise<void> {
   const log = opts.log ?? (() => undefined);
-  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
+  const namespace = opts.namespace ?? (await installedNamespace(kube)) ?? DEFAULT_NAMESPACE;
   const targets: KubeObject[] = [
     ...WEBHOOK_CONFIGS.map((c) => ({ apiVersion: ADMISSION, kind: c.kind, metadata: { name: c.name } })),
     { apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name: RECONCILER_NAME } },
@@ -103,6 +103,13 @@ export async function uninstallClusterSide(kube: KubeHttp, opts: UninstallOption
   if (opts.purgeNamespace && (await deleteIfExists(kube, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }))) {
     log(`deleted Namespace ${namespace}`);
   }
+}
+
+/** The namespace of the reconciler ServiceAccount our ClusterRoleBinding names, if installed. */
+async function installedNamespace(kube: KubeHttp): Promise<string | undefined> {
+  const crb = await getIfExists(kube, { apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name: RECONCILER_NAME } });
+  const subjects = (crb?.subjects ?? []) as { kind?: string; name?: string; namespace?: string }[];
+  return subjects.find((s) => s.kind === 'ServiceAccount' && s.name === RECONCILER_NAME)?.namespace;
 }
 
 function optOutNamespace(): KubeObject {

@@ -3,6 +3,7 @@ import { allow, type LabelSelector, type WebhookEndpoint } from '../admission/ty
 import type { KubeObject } from '../kube/http.js';
 import {
   carryForeignSelectors,
+  checkWebhookTarget,
   InstallOptionError,
   MUTATING_CONFIG,
   renderClusterSide,
@@ -82,6 +83,12 @@ describe('webhookUrl', () => {
     ['cluster id with a slash', 'a/b', SECRET, /cluster id/],
   ])('rejects %s', (_n, id, secret, message) => {
     expect(() => webhookUrl('https://e.example.com', id, secret, 'p')).toThrow(message);
+  });
+
+  it('checkWebhookTarget checks the same without an endpoint', () => {
+    expect(() => checkWebhookTarget('http://e.example.com', 'c1', SECRET)).toThrow(/https/);
+    expect(() => checkWebhookTarget('https://e.example.com', 'c1', 'x')).toThrow(/at least 32/);
+    expect(checkWebhookTarget('https://e.example.com', 'c1', SECRET).host).toBe('e.example.com');
   });
 
   it('never puts the secret in an error', () => {
@@ -185,6 +192,10 @@ describe('renderClusterSide', () => {
     const h = hook(render(extra));
     expect(h.namespaceSelector).toEqual(want.ns);
     expect(h.objectSelector).toEqual(want.obj);
+  });
+
+  it('needs no webhook target for a CRDs-only install (npm start --detach)', () => {
+    expect(render({ baseUrl: 'https://127.0.0.1', secret: 'unused', endpoints: [] }).map((o) => o.kind)).not.toContain('MutatingWebhookConfiguration');
   });
 
   it('does not alias the endpoint definitions', () => {

@@ -94,6 +94,15 @@ export function renderClusterSide(opts: RenderOptions): KubeObject[] {
 
 /** `${baseUrl}/clusters/${clusterId}/${secret}/${path}`, after checking what the API server requires of a webhook URL. */
 export function webhookUrl(baseUrl: string, clusterId: string, secret: string, path: string): string {
+  const url = checkWebhookTarget(baseUrl, clusterId, secret);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}/clusters/${clusterId}/${secret}/${path}`;
+}
+
+/**
+ * Throws InstallOptionError unless webhook URLs can be built from these. renderClusterSide checks
+ * them only when some endpoint needs a URL (a CRDs-only install has none); the CLI always does.
+ */
+export function checkWebhookTarget(baseUrl: string, clusterId: string, secret: string): URL {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -109,7 +118,7 @@ export function webhookUrl(baseUrl: string, clusterId: string, secret: string, p
   if (!/^[A-Za-z0-9_-]{32,}$/.test(secret)) {
     throw new InstallOptionError(`secret: must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -), got ${secret.length} characters; generate one with \`openssl rand -hex 32\``);
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}/clusters/${clusterId}/${secret}/${path}`;
+  return url;
 }
 
 /**

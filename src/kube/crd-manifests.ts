@@ -2,11 +2,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { KubeObject } from './http.js';
 
-export function readCrdManifests(dir: string): V1CustomResourceDefinition[] {
+export function readCrdManifests(dir: string): KubeObject[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .sort()
-    .map((f) => parse(readFileSync(join(dir, f), 'utf8')) as V1CustomResourceDefinition);
+    .map((f) => parse(readFileSync(join(dir, f), 'utf8')) as KubeObject);
 }

@@ -8,8 +8,8 @@ export function isEstablished(crd: V1CustomResourceDefinition): boolean {
   return ['Established', 'NamesAccepted'].every((t) => conds.some((c) => c.type === t && c.status === 'True'));
 }
 
-export async function installCrds(kube: KubeHttp, crds: V1CustomResourceDefinition[], timeoutMs = 60_000): Promise<void> {
-  await applyObjects(kube, crds as unknown as KubeObject[]);
+export async function installCrds(kube: KubeHttp, crds: readonly KubeObject[], timeoutMs = 60_000): Promise<void> {
+  await applyObjects(kube, [...crds]);
   const deadline = Date.now() + timeoutMs;
   for (const crd of crds) {
     const name = crd.metadata?.name ?? '';

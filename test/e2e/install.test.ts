@@ -27,7 +27,7 @@ const OPT_IN = { 'ks-install-e2e': 'opt-in' };
 const SECRET = newSecret();
 const NS = `ks-install-${randomBytes(3).toString('hex')}`;
 const CLUSTER = `e2e-${randomBytes(3).toString('hex')}`;
-const crds = readCrdManifests(join(REPO_ROOT, 'infra', 'crds')) as unknown as KubeObject[];
+const crds = readCrdManifests(join(REPO_ROOT, 'infra', 'crds'));
 
 const noop = [{ feature: 'noop', match: {}, handle: () => allow() }];
 const ENDPOINTS: WebhookEndpoint[] = [
@@ -259,7 +259,8 @@ describe('the kruise-serverless CLI', () => {
     }
     expect((await kube.get<KubeObject>('rbac.authorization.k8s.io/v1', 'ClusterRole', RECONCILER_NAME)).rules).toBeDefined();
 
-    const removed = await cli(['uninstall', '--namespace', NS]);
+    // No --namespace: uninstall finds it from the installed ClusterRoleBinding.
+    const removed = await cli(['uninstall']);
     expect(removed.stderr).toContain('uninstalled');
     expect(removed.code).toBe(0);
     expect(await live('MutatingWebhookConfiguration', MUTATING_CONFIG)).toBeUndefined();
