@@ -1,0 +1,24 @@
+// `npm run build`: deployable bundles in dist/.
+//   dist/worker/index.js   the Worker (wrangler deploy bundles functions/worker itself; this is for inspection)
+//   dist/lambda/index.mjs  the Lambda webhook handler (zip it with `npm run build -- --zip`)
+//   dist/cli.js            the kruise-serverless CLI (bin/kruise-serverless.js prefers it)
+import { build } from 'esbuild';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { REPO_ROOT } from '../test/cluster/control-plane.js';
+import { bundleWorker } from './local-worker.js';
+
+const dist = join(REPO_ROOT, 'dist');
+mkdirSync(join(dist, 'worker'), { recursive: true });
+const worker = await bundleWorker(undefined, true);
+writeFileSync(join(dist, 'worker', 'index.js'), worker);
+console.error(`dist/worker/index.js: ${worker.length} bytes, ${gzipSync(worker).length} gzipped`);
+
+// Node bundles: ESM with a require shim for the CommonJS dependencies of @kubernetes/client-node.
+const nodeBundle = { bundle: true, platform: 'node' as const, format: 'esm' as const, target: 'node20', logLevel: 'warning' as const,
+  banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" } };
+await build({ ...nodeBundle, entryPoints: [join(REPO_ROOT, 'functions', 'lambda', 'index.ts')], outfile: join(dist, 'lambda', 'index.mjs') });
+console.error('dist/lambda/index.mjs: handler "index.handler" (Node 22 runtime)');
+await build({ ...nodeBundle, entryPoints: [join(REPO_ROOT, 'src', 'cli', 'main.ts')], outfile: join(dist, 'cli.js') });
+console.error('dist/cli.js');
