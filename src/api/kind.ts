@@ -51,3 +51,15 @@ export type KubeObject<Spec, Status> = {
 export type ObjectOf<D> = D extends KindDefinition<infer Spec, infer Status>
   ? KubeObject<Static<Spec>, Static<Status>>
   : never;
+
+/** `kubectl get`'s AGE, as OpenKruise declares it on most kinds. */
+export const AGE_COLUMN: PrinterColumn = { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' };
+
+/** The `-o wide` columns of workloads with a pod template. */
+export const TEMPLATE_COLUMNS: readonly PrinterColumn[] = [
+  { name: 'CONTAINERS', type: 'string', jsonPath: '.spec.template.spec.containers[*].name', description: 'Container names in the template.', priority: 1 },
+  { name: 'IMAGES', type: 'string', jsonPath: '.spec.template.spec.containers[*].image', description: 'Container images in the template.', priority: 1 },
+];
+
+/** The scale subresource of replica-counted workloads (kubectl scale, HPA). */
+export const REPLICAS_SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' } as const;

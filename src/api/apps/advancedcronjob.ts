@@ -2,7 +2,7 @@
 // schedule, with the history limits and concurrency rules of a CronJob.
 import type { V1JobTemplateSpec, V1ObjectMeta, V1ObjectReference } from '@kubernetes/client-node';
 import { Type, core, int32, int64, oneOf, opt, openString, preserveUnknown, time, type Static } from '../schema.js';
-import { defineKind, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, defineKind, type ObjectOf } from '../kind.js';
 import { BroadcastJobSpec } from './broadcastjob.js';
 
 /** Which kind of job an AdvancedCronJob creates (reported in status.type). */
@@ -78,7 +78,7 @@ export const AdvancedCronJobKind = defineKind({
     { name: 'Schedule', type: 'string', jsonPath: '.spec.schedule', description: 'The cron schedule.' },
     { name: 'Type', type: 'string', jsonPath: '.status.type', description: 'Kind of job created: Job or BroadcastJob.' },
     { name: 'LastScheduleTime', type: 'date', jsonPath: '.status.lastScheduleTime', description: 'When a job was last scheduled.' },
-    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' },
+    AGE_COLUMN,
   ],
 });
 

@@ -2,7 +2,7 @@
 // node of the cluster, like a DaemonSet whose Pods run to completion.
 import type { V1PodTemplateSpec } from '@kubernetes/client-node';
 import { Type, int32, int64, intOrString, opt, openString, preserveUnknown, time, type Static } from '../schema.js';
-import { defineKind, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, defineKind, type ObjectOf } from '../kind.js';
 
 export const BroadcastJobCompletionPolicy = Type.Object(
   {
@@ -97,7 +97,7 @@ export const BroadcastJobKind = defineKind({
     { name: 'Active', type: 'integer', jsonPath: '.status.active', description: 'Pods currently running.' },
     { name: 'Succeeded', type: 'integer', jsonPath: '.status.succeeded', description: 'Pods that succeeded.' },
     { name: 'Failed', type: 'integer', jsonPath: '.status.failed', description: 'Pods that failed.' },
-    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' },
+    AGE_COLUMN,
   ],
 });
 

@@ -1,6 +1,5 @@
 // CloneSet (apps.kruise.io/v1alpha1): a stateless workload like Deployment, with in-place update,
-// partitioned rollouts, selective pod deletion and per-pod PVCs. Also home of the pod lifecycle
-// hooks and update-ordering schemas that Advanced StatefulSet and Advanced DaemonSet share.
+// partitioned rollouts, selective pod deletion and per-pod PVCs.
 import type { V1LabelSelector, V1PersistentVolumeClaim, V1PodTemplateSpec } from '@kubernetes/client-node';
 import {
   Type,
@@ -11,74 +10,11 @@ import {
   opt,
   openString,
   preserveUnknown,
-  stringMap,
   time,
   type Static,
 } from '../schema.js';
-import { defineKind, type ObjectOf } from '../kind.js';
-
-// ---- Shared pieces (OpenKruise's apps/pub package) ----
-
-/** One lifecycle hook: the pod is held in its state until these labels/finalizers are cleared. */
-export const LifecycleHook = Type.Object({
-  labelsHandler: opt(stringMap({ description: 'Labels that hold the pod in the hooked state while present.' })),
-  finalizersHandler: opt(Type.Array(Type.String(), { description: 'Finalizers that hold the pod in the hooked state while present.' })),
-  markPodNotReady: opt(
-    Type.Boolean({
-      description:
-        'Mark the pod not-ready while it waits in PreparingDelete/PreparingUpdate, and ready again once an in-place update is done. Default false.',
-    }),
-  ),
-});
-
-export const Lifecycle = Type.Object({
-  preDelete: opt(Type.Composite([LifecycleHook], { description: 'Hook run before a pod is deleted.' })),
-  inPlaceUpdate: opt(Type.Composite([LifecycleHook], { description: 'Hook run before and after a pod is updated in place.' })),
-  preNormal: opt(Type.Composite([LifecycleHook], { description: 'Hook run after a pod is created, before it becomes Normal.' })),
-});
-
-export type LifecycleStateType = 'PreparingNormal' | 'Normal' | 'PreparingUpdate' | 'Updating' | 'Updated' | 'PreparingDelete';
-
-export const UpdatePriorityOrderTerm = Type.Object({
-  orderedKey: Type.String({
-    description: 'Label key whose value orders the pods; the last integer in the value is compared (e.g. 10 in "sts-10").',
-  }),
-});
-
-export const UpdatePriorityWeightTerm = Type.Object({
-  weight: int32({ description: 'Weight added to pods matching the selector, 1-100.' }),
-  matchSelector: core<V1LabelSelector>('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', {
-    description: 'Pods whose labels match get this weight.',
-  }),
-});
-
-export const UpdatePriorityStrategy = Type.Object({
-  orderPriority: opt(
-    Type.Array(UpdatePriorityOrderTerm, {
-      description: 'Sort pods by the value of each key in turn; pods with the first key come before pods with only later ones.',
-    }),
-  ),
-  weightPriority: opt(
-    Type.Array(UpdatePriorityWeightTerm, { description: 'Sort pods by the sum of the weights of the terms they match.' }),
-  ),
-});
-
-export const InPlaceUpdateStrategy = Type.Object({
-  gracePeriodSeconds: opt(
-    int32({ description: 'Seconds between marking a pod not-ready and changing its spec during an in-place update.' }),
-  ),
-});
-
-export const UpdateScatterTerm = Type.Object({
-  key: Type.String({ description: 'Label key.' }),
-  value: Type.String({ description: 'Label value.' }),
-});
-
-/** Pods carrying any of these label pairs are spread out across update batches. */
-export const UpdateScatterStrategy = Type.Array(UpdateScatterTerm);
-
-/** How a pod is updated when its template changes. */
-export type PodUpdateStrategyType = 'ReCreate' | 'InPlaceIfPossible' | 'InPlaceOnly';
+import { AGE_COLUMN, TEMPLATE_COLUMNS, REPLICAS_SCALE, defineKind, type ObjectOf } from '../kind.js';
+import { InPlaceUpdateStrategy, Lifecycle, UpdatePriorityStrategy, UpdateScatterTerm, type PodUpdateStrategyType } from './pub.js';
 
 // ---- CloneSet ----
 
@@ -187,38 +123,13 @@ export const CloneSetKind = defineKind({
     },
     { name: 'READY', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Pods that are ready.' },
     { name: 'TOTAL', type: 'integer', jsonPath: '.status.replicas', description: 'All pods owned.' },
-    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' },
-    {
-      name: 'CONTAINERS',
-      type: 'string',
-      jsonPath: '.spec.template.spec.containers[*].name',
-      description: 'Container names in the template.',
-      priority: 1,
-    },
-    {
-      name: 'IMAGES',
-      type: 'string',
-      jsonPath: '.spec.template.spec.containers[*].image',
-      description: 'Container images in the template.',
-      priority: 1,
-    },
+    AGE_COLUMN,
+    ...TEMPLATE_COLUMNS,
     { name: 'SELECTOR', type: 'string', jsonPath: '.status.labelSelector', description: 'Pod selector.', priority: 1 },
   ],
-  scale: {
-    specReplicasPath: '.spec.replicas',
-    statusReplicasPath: '.status.replicas',
-    labelSelectorPath: '.status.labelSelector',
-  },
+  scale: REPLICAS_SCALE,
 });
 
-export type LifecycleHook = Static<typeof LifecycleHook>;
-export type Lifecycle = Static<typeof Lifecycle>;
-export type UpdatePriorityOrderTerm = Static<typeof UpdatePriorityOrderTerm>;
-export type UpdatePriorityWeightTerm = Static<typeof UpdatePriorityWeightTerm>;
-export type UpdatePriorityStrategy = Static<typeof UpdatePriorityStrategy>;
-export type InPlaceUpdateStrategy = Static<typeof InPlaceUpdateStrategy>;
-export type UpdateScatterTerm = Static<typeof UpdateScatterTerm>;
-export type UpdateScatterStrategy = Static<typeof UpdateScatterStrategy>;
 export type CloneSetScaleStrategy = Static<typeof CloneSetScaleStrategy>;
 export type CloneSetUpdateStrategy = Static<typeof CloneSetUpdateStrategy>;
 export type CloneSetSpec = Static<typeof CloneSetSpec>;

@@ -2,8 +2,8 @@
 // update, partitioned and node-selective rollouts, pausing, burst control and lifecycle hooks.
 import type { V1LabelSelector, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, opt, openString, preserveUnknown, time, type Static } from '../schema.js';
-import { defineKind, type ObjectOf } from '../kind.js';
-import { Lifecycle } from './cloneset.js';
+import { AGE_COLUMN, TEMPLATE_COLUMNS, defineKind, type ObjectOf } from '../kind.js';
+import { Lifecycle } from './pub.js';
 
 export type DaemonSetUpdateStrategyType = 'RollingUpdate' | 'OnDelete';
 /** `Surging` is a deprecated alias of `Standard`. */
@@ -109,21 +109,8 @@ export const DaemonSetKind = defineKind({
     { name: 'READY', type: 'integer', jsonPath: '.status.numberReady', description: 'Nodes with the pod ready.' },
     { name: 'UP-TO-DATE', type: 'integer', jsonPath: '.status.updatedNumberScheduled', description: 'Nodes with the pod at the newest revision.' },
     { name: 'AVAILABLE', type: 'integer', jsonPath: '.status.numberAvailable', description: 'Nodes with the pod available.' },
-    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' },
-    {
-      name: 'CONTAINERS',
-      type: 'string',
-      jsonPath: '.spec.template.spec.containers[*].name',
-      description: 'Container names in the template.',
-      priority: 1,
-    },
-    {
-      name: 'IMAGES',
-      type: 'string',
-      jsonPath: '.spec.template.spec.containers[*].image',
-      description: 'Container images in the template.',
-      priority: 1,
-    },
+    AGE_COLUMN,
+    ...TEMPLATE_COLUMNS,
   ],
 });
 

@@ -2,7 +2,7 @@
 // kruise-daemon, in parallel batches, once or continuously.
 import type { V1LabelSelector, V1LabelSelectorRequirement } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, opt, openString, stringMap, time, type Static } from '../schema.js';
-import { defineKind, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, defineKind, type ObjectOf } from '../kind.js';
 
 export type ImagePullPolicy = 'Always' | 'IfNotPresent';
 export type CompletionPolicyType = 'Always' | 'Never';
@@ -105,7 +105,7 @@ export const ImagePullJobKind = defineKind({
     { name: 'ACTIVE', type: 'integer', jsonPath: '.status.active', description: 'Pull tasks running.' },
     { name: 'SUCCEED', type: 'integer', jsonPath: '.status.succeeded', description: 'Pull tasks succeeded.' },
     { name: 'FAILED', type: 'integer', jsonPath: '.status.failed', description: 'Pull tasks failed.' },
-    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' },
+    AGE_COLUMN,
     { name: 'MESSAGE', type: 'string', jsonPath: '.status.message', description: 'Summary of the job state.' },
   ],
 });

@@ -9,7 +9,8 @@ import type {
   V1Volume,
 } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, oneOf, opt, openString, preserveUnknown, stringMap, type Static } from '../schema.js';
-import { defineKind, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, defineKind, type ObjectOf } from '../kind.js';
+import { UpdatePriorityStrategy, UpdateScatterTerm } from './pub.js';
 
 const labelSelector = (description: string) =>
   core<V1LabelSelector>('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', { description });
@@ -111,40 +112,6 @@ export const SidecarSetPatchPodMetadata = Type.Object({
 
 // ---- Update strategy ------------------------------------------------------------------------
 
-export const UpdatePriorityOrderTerm = Type.Object({
-  orderedKey: Type.String({
-    description: 'Pod label whose value orders the pods; the last integer found in the value is compared.',
-  }),
-});
-
-export const UpdatePriorityWeightTerm = Type.Object({
-  weight: int32({ description: 'Weight added to pods matching matchSelector, 1 to 100.' }),
-  matchSelector: labelSelector('Pods whose labels match get this weight.'),
-});
-
-export const UpdatePriorityStrategy = Type.Object({
-  orderPriority: opt(
-    Type.Array(UpdatePriorityOrderTerm, {
-      description: 'Order pods by the values of these label keys, the first key taking precedence.',
-    }),
-  ),
-  weightPriority: opt(
-    Type.Array(UpdatePriorityWeightTerm, {
-      description: 'Order pods by the sum of the weights of the terms they match.',
-    }),
-  ),
-});
-
-export const UpdateScatterTerm = Type.Object({
-  key: Type.String({ description: 'Label key.' }),
-  value: Type.String({ description: 'Label value.' }),
-});
-
-export const UpdateScatterStrategy = Type.Array(UpdateScatterTerm, {
-  description:
-    'Spread updates of pods carrying these labels over batches instead of updating them together; applied after priority ordering.',
-});
-
 export type SidecarSetUpdateStrategyType = 'NotUpdate' | 'RollingUpdate';
 
 export const SidecarSetUpdateStrategy = Type.Object({
@@ -179,7 +146,11 @@ export const SidecarSetUpdateStrategy = Type.Object({
       description: 'Which pods are upgraded first. Use either orderPriority or weightPriority, not both.',
     }),
   ),
-  scatterStrategy: opt(UpdateScatterStrategy),
+  scatterStrategy: opt(
+    Type.Array(UpdateScatterTerm, {
+      description: 'Spread updates of pods carrying these labels over batches instead of updating them together; applied after priority ordering.',
+    }),
+  ),
 });
 
 // ---- Injection strategy ---------------------------------------------------------------------
@@ -281,7 +252,7 @@ export const SidecarSetKind = defineKind({
     { name: 'MATCHED', type: 'integer', jsonPath: '.status.matchedPods', description: 'Number of matched pods.' },
     { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedPods', description: 'Number of matched pods that are updated.' },
     { name: 'READY', type: 'integer', jsonPath: '.status.readyPods', description: 'Number of matched pods that are ready.' },
-    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' },
+    AGE_COLUMN,
   ],
 });
 
@@ -291,11 +262,6 @@ export type ShareVolumePolicy = Static<typeof ShareVolumePolicy>;
 export type SourceContainerNameSource = Static<typeof SourceContainerNameSource>;
 export type TransferEnvVar = Static<typeof TransferEnvVar>;
 export type SidecarSetPatchPodMetadata = Static<typeof SidecarSetPatchPodMetadata>;
-export type UpdatePriorityOrderTerm = Static<typeof UpdatePriorityOrderTerm>;
-export type UpdatePriorityWeightTerm = Static<typeof UpdatePriorityWeightTerm>;
-export type UpdatePriorityStrategy = Static<typeof UpdatePriorityStrategy>;
-export type UpdateScatterTerm = Static<typeof UpdateScatterTerm>;
-export type UpdateScatterStrategy = Static<typeof UpdateScatterStrategy>;
 export type SidecarSetUpdateStrategy = Static<typeof SidecarSetUpdateStrategy>;
 export type SidecarSetInjectRevision = Static<typeof SidecarSetInjectRevision>;
 export type SidecarSetInjectionStrategy = Static<typeof SidecarSetInjectionStrategy>;

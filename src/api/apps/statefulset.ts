@@ -2,8 +2,8 @@
 // update, maxUnavailable for parallel rollouts, ordinal reservation, lifecycle hooks and PVC resizing.
 import type { V1LabelSelector, V1PersistentVolumeClaim, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, opt, openString, preserveUnknown, time, type Static } from '../schema.js';
-import { defineKind, type ObjectOf } from '../kind.js';
-import { InPlaceUpdateStrategy, Lifecycle, UpdatePriorityStrategy, type PodUpdateStrategyType } from './cloneset.js';
+import { AGE_COLUMN, TEMPLATE_COLUMNS, REPLICAS_SCALE, defineKind, type ObjectOf } from '../kind.js';
+import { InPlaceUpdateStrategy, Lifecycle, UpdatePriorityStrategy, type PodUpdateStrategyType } from './pub.js';
 
 export type StatefulSetUpdateStrategyType = 'RollingUpdate' | 'OnDelete';
 export type PodManagementPolicyType = 'OrderedReady' | 'Parallel';
@@ -179,27 +179,10 @@ export const StatefulSetKind = defineKind({
     { name: 'CURRENT', type: 'integer', jsonPath: '.status.replicas', description: 'All pods owned.' },
     { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedReplicas', description: 'Pods at the newest revision.' },
     { name: 'READY', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Pods that are ready.' },
-    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' },
-    {
-      name: 'CONTAINERS',
-      type: 'string',
-      jsonPath: '.spec.template.spec.containers[*].name',
-      description: 'Container names in the template.',
-      priority: 1,
-    },
-    {
-      name: 'IMAGES',
-      type: 'string',
-      jsonPath: '.spec.template.spec.containers[*].image',
-      description: 'Container images in the template.',
-      priority: 1,
-    },
+    AGE_COLUMN,
+    ...TEMPLATE_COLUMNS,
   ],
-  scale: {
-    specReplicasPath: '.spec.replicas',
-    statusReplicasPath: '.status.replicas',
-    labelSelectorPath: '.status.labelSelector',
-  },
+  scale: REPLICAS_SCALE,
 });
 
 export type UnorderedUpdateStrategy = Static<typeof UnorderedUpdateStrategy>;

@@ -11,7 +11,7 @@ import type {
   V1Toleration,
 } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, oneOf, opt, openString, preserveUnknown, time, type Static } from '../schema.js';
-import { defineKind, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, REPLICAS_SCALE, defineKind, type ObjectOf } from '../kind.js';
 
 /**
  * The spec of an OpenKruise workload (CloneSet, Advanced StatefulSet) inside a subset template.
@@ -241,13 +241,9 @@ export const UnitedDeploymentKind = defineKind({
     { name: 'CURRENT', type: 'integer', jsonPath: '.status.replicas', description: 'Pods observed.' },
     { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedReplicas', description: 'Pods at the newest revision.' },
     { name: 'READY', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Ready Pods.' },
-    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' },
+    AGE_COLUMN,
   ],
-  scale: {
-    specReplicasPath: '.spec.replicas',
-    statusReplicasPath: '.status.replicas',
-    labelSelectorPath: '.status.labelSelector',
-  },
+  scale: REPLICAS_SCALE,
 });
 
 export type StatefulSetTemplateSpec = Static<typeof StatefulSetTemplateSpec>;
