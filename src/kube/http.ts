@@ -83,6 +83,47 @@ export class KubeHttp {
     });
   }
 
+  /**
+   * Watches a kind (all namespaces) from `resourceVersion` for at most `timeoutSeconds`, calling
+   * `onEvent` per event. Resolves when the server ends the watch (or `signal` aborts it).
+   */
+  async watch(
+    apiVersion: string,
+    kind: string,
+    opts: { resourceVersion: string; timeoutSeconds: number; signal?: AbortSignal },
+    onEvent: (e: { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject }) => void,
+  ): Promise<void> {
+    this.calls += 1;
+    const path = (await this.pathFor(apiVersion, kind, '__all__')).replace('/namespaces/__all__', '');
+    const url = new URL(this.server + path);
+    url.searchParams.set('watch', 'true');
+    url.searchParams.set('resourceVersion', opts.resourceVersion);
+    url.searchParams.set('timeoutSeconds', String(opts.timeoutSeconds));
+    url.searchParams.set('allowWatchBookmarks', 'true');
+    await new Promise<void>((resolve, reject) => {
+      const req = request(url, { ...this.base, method: 'GET', headers: { ...(this.base.headers as Record<string, string>), Accept: 'application/json' }, signal: opts.signal }, (res) => {
+        if ((res.statusCode ?? 0) >= 300) {
+          res.resume();
+          return reject(new KubeApiError(res.statusCode ?? 0, 'WatchFailed', `watch ${kind}: ${res.statusCode}`));
+        }
+        let buffer = '';
+        res.on('data', (c: Buffer) => {
+          buffer += c.toString('utf8');
+          let nl: number;
+          while ((nl = buffer.indexOf('\n')) >= 0) {
+            const line = buffer.slice(0, nl).trim();
+            buffer = buffer.slice(nl + 1);
+            if (line) onEvent(JSON.parse(line) as Parameters<typeof onEvent>[0]);
+          }
+        });
+        res.on('end', () => resolve());
+        res.on('error', reject);
+      });
+      req.on('error', (e) => (opts.signal?.aborted ? resolve() : reject(e)));
+      req.end();
+    });
+  }
+
   /** The REST path of a kind's collection (and of one object, given a name), via discovery. */
   async pathFor(apiVersion: string, kind: string, namespace?: string, name?: string): Promise<string> {
     const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
@@ -124,6 +165,13 @@ export class KubeHttp {
       resourceVersion = page.metadata.resourceVersion;
     } while (cont);
     return { items, resourceVersion };
+  }
+
+  /** The collection's current resourceVersion (one page of one item), e.g. to start a watch. */
+  async collectionVersion(apiVersion: string, kind: string): Promise<string> {
+    const path = (await this.pathFor(apiVersion, kind, '__all__')).replace('/namespaces/__all__', '');
+    const page = await this.request<{ metadata: { resourceVersion: string } }>('GET', path, { query: { limit: 1 } });
+    return page.metadata.resourceVersion;
   }
 
   async create<T extends KubeObject>(obj: T, query?: RequestInit['query']): Promise<T> {

@@ -1,0 +1,98 @@
+// The long-running Node mode (`npm start`, self-hosted): a full resync of every reconciler on a
+// timer, and short watches used only as triggers — a change to a reconciled object runs that
+// reconciler for just that object, a change to a trigger kind runs it in full. State always
+// comes from a fresh LIST in the run itself; watches hold no cache.
+import type { KubeHttp, KubeObject } from '../kube/http.js';
+import type { Reconciler, RunReport, Scope } from './types.js';
+
+export type RunFn = (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
+
+export type LoopOptions = {
+  kube: KubeHttp;
+  reconcilers: readonly Reconciler[];
+  run: RunFn;
+  resyncEveryMs: number;
+  /** Watch reconciled and trigger kinds for prompt reaction (otherwise only the timer runs). */
+  watch: boolean;
+  /** After each full resync, e.g. push edge state. */
+  afterResync?: () => Promise<void>;
+  onReport?: (r: RunReport, scope: Scope) => void;
+  log?: (m: string) => void;
+  signal: AbortSignal;
+};
+
+const WATCH_SECONDS = 60;
+const DEBOUNCE_MS = 50;
+
+type Pending = { all: boolean; objects: Map<string, { namespace?: string; name: string }> };
+
+export async function runLoop(opts: LoopOptions): Promise<void> {
+  const log = opts.log ?? (() => undefined);
+  const pending = new Map<Reconciler, Pending>();
+  let queue = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  const enqueue = (r: Reconciler, scope: Scope) => {
+    queue = queue.then(async () => {
+      if (opts.signal.aborted) return;
+      try {
+        opts.onReport?.(await opts.run(r, scope), scope);
+      } catch (e) {
+        log(`${r.kind}: run failed: ${String(e)}`);
+      }
+    });
+    return queue;
+  };
+
+  const flush = () => {
+    timer = undefined;
+    for (const [r, p] of pending) {
+      void enqueue(r, p.all ? { kind: 'all' } : { kind: 'objects', objects: [...p.objects.values()] });
+    }
+    pending.clear();
+  };
+
+  const trigger = (r: Reconciler, obj?: KubeObject) => {
+    const p = pending.get(r) ?? { all: false, objects: new Map() };
+    if (!obj) p.all = true;
+    else p.objects.set(`${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}`, { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' });
+    pending.set(r, p);
+    timer ??= setTimeout(flush, DEBOUNCE_MS);
+  };
+
+  const resync = async () => {
+    for (const r of opts.reconcilers) await enqueue(r, { kind: 'all' });
+    await opts.afterResync?.().catch((e: unknown) => log(`after resync: ${String(e)}`));
+  };
+
+  const watchKind = async (apiVersion: string, kind: string, onChange: (o: KubeObject) => void) => {
+    while (!opts.signal.aborted) {
+      try {
+        const resourceVersion = await opts.kube.collectionVersion(apiVersion, kind);
+        await opts.kube.watch(apiVersion, kind, { resourceVersion, timeoutSeconds: WATCH_SECONDS, signal: opts.signal }, (e) => {
+          if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') onChange(e.object);
+        });
+      } catch (e) {
+        if (opts.signal.aborted) return;
+        log(`watch ${kind}: ${String(e)}; retrying`);
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
+
+  const watches: Promise<void>[] = [];
+  if (opts.watch) {
+    for (const r of opts.reconcilers) {
+      watches.push(watchKind(r.apiVersion, r.kind, (o) => trigger(r, o)));
+      for (const t of r.triggers ?? []) watches.push(watchKind(t.apiVersion, t.kind, () => trigger(r)));
+    }
+  }
+
+  await resync();
+  const every = setInterval(() => void resync(), opts.resyncEveryMs);
+  await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+  clearInterval(every);
+  if (timer) clearTimeout(timer);
+  await Promise.allSettled(watches);
+  await queue;
+}

@@ -1,0 +1,86 @@
+// The reconciler contract: observe (LISTs, no writes) → decide (pure: observed state → Plan)
+// → act (the runtime applies the plan). Level-triggered: decide never asks what changed, it
+// compares desired with observed. Every write says why, carries a precondition where the API
+// allows, and uses deterministic names, so a killed or doubled run converges.
+import type { KubeObject } from '../kube/http.js';
+
+/** Reads a reconciler may make. Implemented over the API server by KubeHttp (LIST-based). */
+export interface KubeReader {
+  list<T extends KubeObject>(apiVersion: string, kind: string, opts?: { namespace?: string; labelSelector?: string; fieldSelector?: string }): Promise<{ items: T[]; resourceVersion: string }>;
+  get<T extends KubeObject>(apiVersion: string, kind: string, name: string, namespace?: string): Promise<T>;
+}
+
+/** Which objects an invocation covers: everything (a full resync), or named objects (a trigger). */
+export type Scope = { kind: 'all' } | { kind: 'objects'; objects: { namespace?: string; name: string }[] };
+
+/** Identifies the object a write targets. */
+export type ObjectRef = { apiVersion: string; kind: string; name: string; namespace?: string };
+
+/**
+ * One API write, with the reason it is needed (shown in dry-run plans and Events).
+ * - create: fails with AlreadyExists if the (deterministic) name is taken → the next run decides afresh.
+ * - update: full replace; `object.metadata.resourceVersion` is the precondition.
+ * - patch: merge/json/strategic patch; a json patch may start with a `test` op as precondition.
+ * - delete: with optional uid/resourceVersion preconditions; NotFound means already done.
+ */
+export type Write =
+  | { op: 'create'; object: KubeObject; reason: string }
+  | { op: 'update'; object: KubeObject; reason: string }
+  | { op: 'patch'; target: ObjectRef; patch: unknown; patchType: 'merge' | 'json' | 'strategic'; reason: string }
+  | { op: 'delete'; target: ObjectRef; preconditions?: { uid?: string; resourceVersion?: string }; reason: string };
+
+/** A status update through the status subresource (merge patch of `status`). */
+export type StatusWrite = {
+  target: ObjectRef;
+  /** The new status; the runtime sets observedGeneration when `observedGeneration` is given. */
+  status: Record<string, unknown>;
+  /** The object's resourceVersion when observed: the write is skipped on conflict. */
+  resourceVersion?: string;
+  reason: string;
+};
+
+/** A Kubernetes Event to record about an object (OpenKruise's reasons and messages where it has them). */
+export type EventNote = {
+  regarding: ObjectRef & { uid?: string };
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+};
+
+export type Plan = {
+  writes: Write[];
+  status: StatusWrite[];
+  events: EventNote[];
+  /** Ask to be invoked again after this long (e.g. to retry or expire something). */
+  requeueAfterMs?: number;
+};
+
+export const emptyPlan = (): Plan => ({ writes: [], status: [], events: [] });
+
+export interface Reconciler<O = unknown> {
+  /** The kind reconciled (for leases, logs, triggers), e.g. 'ResourceDistribution'. */
+  kind: string;
+  /** The apiVersion of that kind, e.g. 'apps.kruise.io/v1alpha1'. */
+  apiVersion: string;
+  /** LISTs what decide needs. No writes. */
+  observe(kube: KubeReader, scope: Scope): Promise<O>;
+  /** Pure: observed state and the time → the plan. */
+  decide(observed: O, now: Date): Plan;
+  /** Other kinds whose changes call for a full run (e.g. Namespaces for ResourceDistribution). */
+  triggers?: { apiVersion: string; kind: string }[];
+}
+
+/** What one invocation did, for logs, metrics and tests. */
+export type RunReport = {
+  reconciler: string;
+  /** false when another holder had the lease, or in dry-run. */
+  acted: boolean;
+  dryRun: boolean;
+  plan: Plan;
+  applied: number;
+  /** Writes skipped because a precondition failed (the next run decides afresh). */
+  conflicts: number;
+  failed: { write: string; error: string }[];
+  apiCalls: number;
+  durationMs: number;
+};
