@@ -23,7 +23,8 @@ import {
 } from './admission/auth.js';
 import { COLLECTION_NAME, parseSyncPayload } from './admission/sync.js';
 import type { StateStore } from './admission/state-store.js';
-import type { ClusterState, WebhookEndpoint } from './admission/types.js';
+import type { Admitted } from './admission/dispatch.js';
+import type { ChangeEvent, ChangeSink, ClusterState, WebhookEndpoint } from './admission/types.js';
 
 export type CredentialRotation = { credential: 'webhookSecrets' | 'syncTokens'; sha256: string; now: number; overlapMs: number };
 
@@ -53,7 +54,17 @@ export type AppPorts = {
   now?: () => number;
   /** How secrets are hashed (defaults to Web Crypto). */
   hash?: Hasher;
+  /** Publish a change event when an object of one of `kinds` ("apiVersion/Kind") is admitted. */
+  changes?: { sink: ChangeSink; kinds: ReadonlySet<string>; onError?: (e: unknown) => void };
 };
+
+const REASONS: Record<Admitted['operation'], ChangeEvent['reason']> = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted', CONNECT: 'connected' };
+
+/** The change event for an admitted request, if one should be published. */
+export function changeEventFor(clusterId: string, a: Admitted | undefined, kinds: ReadonlySet<string>): ChangeEvent | undefined {
+  if (!a || !a.allowed || a.dryRun || !a.name || !kinds.has(`${a.apiVersion}/${a.kind}`)) return undefined;
+  return { clusterId, apiVersion: a.apiVersion, kind: a.kind, ...(a.namespace ? { namespace: a.namespace } : {}), name: a.name, reason: REASONS[a.operation] };
+}
 
 const NOT_FOUND = { error: 'not found' };
 /** Answer this much before the webhook's timeoutSeconds, so the API server gets our verdict. */
@@ -79,6 +90,16 @@ export function buildApp(ports: AppPorts): Hono {
     const body = await c.req.text();
     const budgetMs = endpoint.timeoutSeconds * 1000 - RESPONSE_MARGIN_MS;
     const answer = await admit(endpoint, body, { clusterId, state: ports.state(clusterId), now: t, budgetMs });
+    const change = ports.changes && changeEventFor(clusterId, answer.admitted, ports.changes.kinds);
+    if (change && ports.changes) {
+      // In the background: the API server is waiting for our answer, not for the event.
+      const sent = ports.changes.sink.publish([change]).catch((e: unknown) => ports.changes?.onError?.(e));
+      try {
+        c.executionCtx.waitUntil(sent);
+      } catch {
+        // no execution context outside Workers: the promise simply runs on
+      }
+    }
     return c.json(answer.body as object, answer.status as 200 | 400);
   });
 

@@ -25,7 +25,18 @@ export type AdmitOptions = {
   budgetMs: number;
 };
 
-export type AdmitResult = { status: number; body: unknown };
+/** What was admitted, so the caller can publish a change event (absent for unparseable reviews). */
+export type Admitted = {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  operation: AdmissionInput['operation'];
+  dryRun: boolean;
+  allowed: boolean;
+};
+
+export type AdmitResult = { status: number; body: unknown; admitted?: Admitted };
 
 /** Longest thrown-error message passed on to the user. */
 const MAX_ERROR_MESSAGE = 512;
@@ -43,11 +54,26 @@ export async function admit(endpoint: WebhookEndpoint, body: string, opts: Admit
   }
   const { apiVersion, input } = parsed;
   try {
-    return { status: 200, body: admissionReview(apiVersion, input.uid, await decide(endpoint, input, opts)) };
+    const outcome = await decide(endpoint, input, opts);
+    return { status: 200, body: admissionReview(apiVersion, input.uid, outcome), admitted: admittedOf(input, outcome.allowed) };
   } catch (e) {
     // A bug, or an object the runtime cannot copy or diff (nested deeper than the stack allows).
     return { status: 200, body: admissionReview(apiVersion, input.uid, internalError(endpoint, `${endpoint.name}: admission failed: ${errorMessage(e)}`)) };
   }
+}
+
+function admittedOf(input: AdmissionInput, allowed: boolean): Admitted {
+  const gv = input.kind.group ? `${input.kind.group}/${input.kind.version}` : input.kind.version;
+  const obj = (input.object ?? input.oldObject) as { metadata?: { name?: string } } | undefined;
+  return {
+    apiVersion: gv,
+    kind: input.kind.kind,
+    name: input.name ?? obj?.metadata?.name ?? '',
+    namespace: input.namespace,
+    operation: input.operation,
+    dryRun: input.dryRun,
+    allowed,
+  };
 }
 
 /** Whether a handler registered with `match` sees this request. */

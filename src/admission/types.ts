@@ -145,3 +145,18 @@ export type WebhookEndpoint = {
   objectSelector?: LabelSelector;
   handlers: RegisteredHandler[];
 };
+
+/** A compact "this object changed" note webhooks publish so reconcilers run promptly. */
+export type ChangeEvent = {
+  clusterId: string;
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  reason: 'created' | 'updated' | 'deleted' | 'connected';
+};
+
+/** Where change events go: EventBridge in production (src/aws), a queue or a loop locally. */
+export interface ChangeSink {
+  publish(events: ChangeEvent[]): Promise<void>;
+}

@@ -1,0 +1,56 @@
+// Change events: the app publishes one for each admitted, non-dry-run change to a reconciled kind.
+import { describe, expect, it } from 'vitest';
+import { buildApp } from './app.js';
+import { sha256Hex } from './admission/auth.js';
+import { allow, deny, type ChangeEvent, type WebhookEndpoint } from './admission/types.js';
+
+const endpoint = (verdict: 'allow' | 'deny'): WebhookEndpoint => ({
+  path: 'validate-kruise', type: 'validating', name: 'v.test', rules: [], failurePolicy: 'Fail', timeoutSeconds: 5, sideEffects: 'None',
+  handlers: [{ feature: 'test', match: {}, handle: () => (verdict === 'allow' ? allow() : deny(403, 'no')) }],
+});
+
+function review(op: string, kind: string, opts: { dryRun?: boolean; group?: string } = {}) {
+  return JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+    request: {
+      uid: 'u', kind: { group: opts.group ?? 'apps.kruise.io', version: 'v1alpha1', kind }, resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'x' },
+      name: 'rd-1', namespace: '', operation: op, userInfo: {}, dryRun: opts.dryRun ?? false,
+      object: op === 'DELETE' ? null : { metadata: { name: 'rd-1' } },
+      oldObject: op === 'CREATE' ? null : { metadata: { name: 'rd-1' } },
+    },
+  });
+}
+
+async function send(body: string, verdict: 'allow' | 'deny' = 'allow'): Promise<ChangeEvent[]> {
+  const published: ChangeEvent[] = [];
+  const app = buildApp({
+    endpoints: [endpoint(verdict)],
+    registry: { credentials: async () => ({ clusterId: 'c1', webhookSecrets: [{ sha256: await sha256Hex('s') }], syncTokens: [] }) },
+    state: () => ({ collection: async () => undefined }),
+    changes: { sink: { publish: async (e) => void published.push(...e) }, kinds: new Set(['apps.kruise.io/v1alpha1/ResourceDistribution']) },
+  });
+  const res = await app.request('/clusters/c1/s/validate-kruise', { method: 'POST', body });
+  expect(res.status).toBe(200);
+  await new Promise((r) => setTimeout(r, 0));
+  return published;
+}
+
+describe('change events', () => {
+  it.each([
+    ['CREATE', 'created'],
+    ['UPDATE', 'updated'],
+    ['DELETE', 'deleted'],
+  ])('an admitted %s of a reconciled kind is published as %s', async (op, reason) => {
+    expect(await send(review(op, 'ResourceDistribution'))).toEqual([
+      { clusterId: 'c1', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'rd-1', reason },
+    ]);
+  });
+
+  it.each([
+    ['a dry run', review('CREATE', 'ResourceDistribution', { dryRun: true }), 'allow'],
+    ['a denied request', review('CREATE', 'ResourceDistribution'), 'deny'],
+    ['a kind nobody reconciles', review('CREATE', 'SidecarSet'), 'allow'],
+  ] as const)('%s is not published', async (_n, body, verdict) => {
+    expect(await send(body, verdict)).toEqual([]);
+  });
+});
