@@ -2,7 +2,8 @@
 //   1. the cluster: $KUBECONFIG, or a local control plane (started, or reused if running)
 //   2. the edge: the Worker under Miniflare over HTTPS, with this cluster registered
 //   3. the cluster side: CRDs, namespace, RBAC and webhook configurations pointing at the edge
-//   4. state: every collection the features read is pushed to the edge, then again every 30 s
+//   4. the reconcilers, resyncing every 30 s and on watch triggers; after each resync they push
+//      every collection the webhooks read to the edge
 // Ctrl-C removes the webhook configurations (a stopped edge must not block pod creation) and
 // leaves the control plane running (`npm run cluster:down` stops it).
 //   --detach   only steps 1 and 3 without webhooks: install CRDs and return
@@ -20,12 +21,13 @@ import { FEATURES, stateCollections, webhookEndpoints } from '../src/registry.js
 import { renderClusterSide } from '../src/install/render.js';
 import { applyClusterSide } from '../src/install/apply.js';
 import { startLocalWorker } from './local-worker.js';
+import { reconcile } from '../src/cli/reconcile.js';
 
 const log = (m: string) => console.error(`[start] ${m}`);
 const detach = process.argv.includes('--detach');
 const STATE = join(REPO_ROOT, '.kruise-serverless');
 const CLUSTER_ID = 'local';
-const PUSH_EVERY_MS = 30_000;
+const RESYNC_SECONDS = 30;
 
 const external = process.env.KUBECONFIG;
 const kubeconfig = external ?? (await startControlPlane('dev', log)).kubeconfig;
@@ -64,29 +66,29 @@ const created = await edgeFetch(`${worker.url}/admin/clusters`, {
 if (created.status !== 201) throw new Error(`edge refused to register the cluster: ${created.status} ${await created.text()}`);
 const creds = (await created.json()) as { webhookSecret: string; syncToken: string };
 
-const collections = stateCollections(FEATURES);
+// Webhooks read pushed state: push it once before they are registered.
 const edge = { baseUrl: worker.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, fetch: edgeFetch };
-const push = async () => {
-  const results = await pushCollections(edge, (v, k) => kube.list(v, k), collections);
-  for (const r of results) log(`pushed ${r.collection}: ${r.mode}, ${r.changed}/${r.items} changed`);
-};
-await push();
+for (const r of await pushCollections(edge, (v, k) => kube.list(v, k), stateCollections(FEATURES))) {
+  log(`pushed ${r.collection}: ${r.mode}, ${r.changed}/${r.items} changed`);
+}
 
 const endpoints = webhookEndpoints(FEATURES);
 await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, caBundle: ca, endpoints, crds }), { log });
 log(`cluster side installed: ${crds.length} CRDs, ${endpoints.length} webhook endpoints (${endpoints.map((e) => e.path).join(', ') || 'no feature registers one yet'})`);
 
-const timer = setInterval(() => void push().catch((e: unknown) => log(`push failed: ${String(e)}`)), PUSH_EVERY_MS);
 log('running; Ctrl-C to stop (webhook configurations are removed, the control plane keeps running)');
 // Miniflare's own exit hooks would exit before our cleanup runs; we dispose workerd ourselves.
 process.removeAllListeners('SIGINT');
 process.removeAllListeners('SIGTERM');
-await new Promise<void>((resolve) => {
-  process.once('SIGINT', resolve);
-  process.once('SIGTERM', resolve);
+const stop = new AbortController();
+process.once('SIGINT', () => stop.abort());
+process.once('SIGTERM', () => stop.abort());
+await reconcile(kube, {
+  once: false, dryRun: false, resyncSeconds: RESYNC_SECONDS, watch: true, signal: stop.signal,
+  edge: { url: worker.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, caFile: pki.caCert },
+  log: (m) => log(`reconcile: ${m}`), out: (m) => log(`reconcile: ${m}`),
 });
 log('stopping: removing webhook configurations');
-clearInterval(timer);
 await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, endpoints: [], crds: [] }), { log });
 await worker.dispose();
 kube.close();

@@ -21,10 +21,13 @@ import { readCrdManifests } from '../kube/crd-manifests.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
 import { loadKubeConfig } from '../kube/node-client.js';
 import { webhookEndpoints } from '../registry.js';
+import { reconcile, type ReconcileOptions } from './reconcile.js';
 
 const USAGE = `Usage:
   kruise-serverless install --base-url URL --cluster-id ID --secret-file FILE [options]
   kruise-serverless uninstall [--namespace NS] [--purge-crds] [--purge-namespace] [--kubeconfig FILE]
+  kruise-serverless reconcile [--once | --dry-run] [--kind KIND] [--resync-seconds N] [--no-watch]
+                              [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
 
 install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
 our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations calling
@@ -50,6 +53,12 @@ uninstall deletes the webhook configurations, then RBAC. CRDs and the namespace 
 --purge-crds (this deletes every OpenKruise object in the cluster) or --purge-namespace.
 
 Namespaces labelled ${OPT_OUT_LABEL}=${OPT_OUT_VALUE} are never sent to the webhooks.
+
+reconcile runs the reconcilers against the cluster: --once does one full resync and exits (for an
+in-cluster CronJob); --dry-run prints the plans without writing; otherwise it keeps running,
+resyncing every --resync-seconds (default 60) with watches triggering runs in between. With
+--edge-url, every resync also pushes the state webhooks read to the edge (sync token in
+$KS_SYNC_TOKEN). Concurrent invocations coordinate through a Lease: only one acts at a time.
 `;
 
 /** Wrong arguments: print the message (and a hint), exit 2. */
@@ -71,6 +80,13 @@ const OPTIONS = {
   kubeconfig: { type: 'string' },
   'purge-crds': { type: 'boolean' },
   'purge-namespace': { type: 'boolean' },
+  once: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  kind: { type: 'string' },
+  identity: { type: 'string' },
+  'resync-seconds': { type: 'string' },
+  'no-watch': { type: 'boolean' },
+  'edge-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -93,6 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     if (command === 'install') await install(values);
     else if (command === 'uninstall') await uninstall(values);
+    else if (command === 'reconcile') return await reconcileCommand(values);
     else throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
     return 0;
   } catch (e) {
@@ -128,6 +145,25 @@ async function install(v: Values): Promise<void> {
   await withKube(v.kubeconfig, (kube) => applyClusterSide(kube, objects, { log }));
   const hooks = endpoints.length;
   log(`installed for cluster ${clusterId}: ${hooks} webhook endpoint${hooks === 1 ? '' : 's'} registered`);
+}
+
+async function reconcileCommand(v: Values): Promise<number> {
+  const resync = Number(v['resync-seconds'] ?? '60');
+  if (!Number.isFinite(resync) || resync < 1) throw new UsageError('--resync-seconds must be a number ≥ 1');
+  let edge: ReconcileOptions['edge'];
+  if (v['edge-url']) {
+    const syncToken = process.env.KS_SYNC_TOKEN;
+    if (!syncToken) throw new UsageError('--edge-url needs the sync token in $KS_SYNC_TOKEN');
+    edge = { url: v['edge-url'], clusterId: required(v['cluster-id'], '--cluster-id'), syncToken, ...(v['ca-bundle'] ? { caFile: v['ca-bundle'] } : {}) };
+  }
+  let code = 0;
+  await withKube(v.kubeconfig, async (kube) => {
+    code = await reconcile(kube, {
+      once: !!v.once, dryRun: !!v['dry-run'], ...(v.kind ? { kind: v.kind } : {}), ...(v.identity ? { identity: v.identity } : {}),
+      resyncSeconds: resync, watch: !v['no-watch'], ...(edge ? { edge } : {}), log, out: (m) => process.stdout.write(`${m}\n`),
+    });
+  });
+  return code;
 }
 
 async function uninstall(v: Values): Promise<void> {

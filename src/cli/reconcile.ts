@@ -1,0 +1,82 @@
+// `kruise-serverless reconcile`: run the reconcilers against the cluster in the kubeconfig.
+//   --once       one full resync of every reconciler, then exit (an in-cluster CronJob)
+//   --dry-run    print the plans instead of applying them (implies --once)
+//   otherwise    keep running: resync every --resync-seconds, watches trigger runs in between
+// With --edge-url (+ $KS_SYNC_TOKEN) every full resync also pushes webhook state to the edge.
+import { hostname } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { KubeHttp } from '../kube/http.js';
+import { reconcilers } from '../reconcile/all.js';
+import { runReconciler } from '../reconcile/runner.js';
+import { runLoop } from '../reconcile/loop.js';
+import { formatPlan } from '../reconcile/plan-format.js';
+import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
+import { pushCollections, type EdgeTarget, type Fetch } from '../admission/push.js';
+import { stateCollections } from '../registry.js';
+
+export type ReconcileOptions = {
+  once: boolean;
+  dryRun: boolean;
+  kind?: string;
+  identity?: string;
+  resyncSeconds: number;
+  watch: boolean;
+  edge?: { url: string; clusterId: string; syncToken: string; caFile?: string };
+  log: (m: string) => void;
+  out: (m: string) => void;
+  signal?: AbortSignal;
+};
+
+export function summarize(r: RunReport, scope: Scope): string {
+  const what = scope.kind === 'all' ? 'all' : scope.objects.map((o) => (o.namespace ? `${o.namespace}/${o.name}` : o.name)).join(',');
+  if (r.dryRun) return `${r.reconciler} (${what}): dry run, ${r.plan.writes.length} writes planned, ${r.apiCalls} API calls`;
+  if (!r.acted) return `${r.reconciler} (${what}): another invocation holds the lease; skipped`;
+  const failed = r.failed.length ? `, ${r.failed.length} failed (${r.failed.map((f) => f.error).join('; ')})` : '';
+  return `${r.reconciler} (${what}): ${r.applied} applied, ${r.conflicts} conflicts${failed}, ${r.apiCalls} API calls, ${r.durationMs} ms`;
+}
+
+function edgeTarget(e: NonNullable<ReconcileOptions['edge']>): EdgeTarget {
+  const agent = e.caFile ? new Agent({ connect: { ca: readFileSync(e.caFile, 'utf8') } }) : undefined;
+  const fetch: Fetch = (input, init) => undiciFetch(input, { ...(init as object), ...(agent ? { dispatcher: agent } : {}) }) as unknown as Promise<Response>;
+  return { baseUrl: e.url.replace(/\/$/, ''), clusterId: e.clusterId, syncToken: e.syncToken, fetch };
+}
+
+export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise<number> {
+  const all = reconcilers().filter((r) => !opts.kind || r.kind === opts.kind);
+  if (opts.kind && all.length === 0) throw new Error(`no reconciler for kind "${opts.kind}"`);
+  const identity = opts.identity ?? `${hostname()}-${process.pid}`;
+  const run = async (r: Reconciler, scope: Scope) => runReconciler(kube, r, { scope, dryRun: opts.dryRun, identity, log: opts.log });
+  const edge = opts.edge ? edgeTarget(opts.edge) : undefined;
+  const push = async () => {
+    if (!edge) return;
+    for (const p of await pushCollections(edge, (v, k) => kube.list(v, k), stateCollections())) {
+      opts.log(`pushed ${p.collection} to the edge: ${p.mode}, ${p.changed}/${p.items} changed`);
+    }
+  };
+
+  if (opts.once || opts.dryRun) {
+    let failures = 0;
+    for (const r of all) {
+      const report = await run(r, { kind: 'all' });
+      opts.out(summarize(report, { kind: 'all' }));
+      if (opts.dryRun) opts.out(formatPlan(report.plan));
+      failures += report.failed.length;
+    }
+    if (!opts.dryRun) await push();
+    return failures ? 1 : 0;
+  }
+  const signal = opts.signal ?? abortOnSignals();
+  await runLoop({
+    kube, reconcilers: all, run, resyncEveryMs: opts.resyncSeconds * 1000, watch: opts.watch, signal,
+    afterResync: push, log: opts.log, onReport: (r, scope) => opts.log(summarize(r, scope)),
+  });
+  return 0;
+}
+
+function abortOnSignals(): AbortSignal {
+  const ctl = new AbortController();
+  process.once('SIGINT', () => ctl.abort());
+  process.once('SIGTERM', () => ctl.abort());
+  return ctl.signal;
+}

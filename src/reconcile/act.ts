@@ -1,0 +1,109 @@
+// Applies a Plan: writes, then status, then events. A failed precondition is counted, not
+// retried — the next run observes and decides afresh — and never stops the other writes; only
+// `shouldContinue` (e.g. "do we still hold the lease?") does. Nothing here throws for API errors.
+import type { KubeHttp, KubeObject } from '../kube/http.js';
+import { KubeApiError, isAlreadyExists, isConflict, isNotFound } from '../kube/errors.js';
+import { recordEvent } from './events.js';
+import { describeEvent, describeStatus, describeWrite } from './plan-format.js';
+import type { ObjectRef, Plan, StatusWrite, Write } from './types.js';
+
+export type ApplyOptions = {
+  /** Defaults to `component`. */
+  fieldManager?: string;
+  /** Asked before every API write; false (or a throw) stops the rest of the plan. */
+  shouldContinue?: () => Promise<boolean> | boolean;
+  now: () => Date;
+  /** Event source, e.g. 'kruise-serverless'. */
+  component: string;
+};
+
+export type ApplyResult = {
+  applied: number;
+  conflicts: number;
+  failed: { write: string; error: string }[];
+  /** Steps not attempted because `shouldContinue` said stop. */
+  stopped: number;
+};
+
+type Outcome = 'applied' | 'conflict';
+type Step = { label: string; run: () => Promise<Outcome> };
+
+const asObject = (ref: ObjectRef): KubeObject => ({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
+
+/**
+ * A JSON patch whose `test` op fails is answered 422 with no field causes (kube-apiserver 1.20
+ * says only "the server rejected our request"); schema rejections list their causes.
+ */
+function isFailedJsonPatch(e: unknown): boolean {
+  if (!(e instanceof KubeApiError) || e.status !== 422) return false;
+  const causes = (e.body as { details?: { causes?: unknown[] } } | undefined)?.details?.causes;
+  return !causes?.length;
+}
+
+async function outcome(call: Promise<unknown>, isPrecondition: (e: unknown) => boolean, isDone: (e: unknown) => boolean = () => false): Promise<Outcome> {
+  try {
+    await call;
+    return 'applied';
+  } catch (e) {
+    if (isDone(e)) return 'applied';
+    if (isPrecondition(e)) return 'conflict';
+    throw e;
+  }
+}
+
+async function applyWrite(kube: KubeHttp, w: Write, fieldManager: string): Promise<Outcome> {
+  const query = { fieldManager };
+  switch (w.op) {
+    case 'create':
+      return outcome(kube.create(w.object, query), isAlreadyExists);
+    case 'update': {
+      const { apiVersion, kind, metadata } = w.object;
+      if (!apiVersion || !kind || !metadata?.name) throw new Error('update needs apiVersion, kind and metadata.name');
+      const path = await kube.pathFor(apiVersion, kind, metadata.namespace, metadata.name);
+      return outcome(kube.request('PUT', path, { body: w.object, query }), isConflict);
+    }
+    case 'patch':
+      return outcome(kube.patch(asObject(w.target), w.patch, w.patchType, undefined, query),
+        (e) => isConflict(e) || (w.patchType === 'json' && isFailedJsonPatch(e)));
+    case 'delete':
+      return outcome(kube.delete(asObject(w.target), w.preconditions ? { preconditions: w.preconditions } : {}), isConflict, isNotFound);
+  }
+}
+
+// A resourceVersion inside a merge patch is a precondition the API server checks (409 if stale),
+// and unlike a JSON patch `test` op it keeps merge semantics and fails as a Conflict, not a bare 422.
+function applyStatus(kube: KubeHttp, s: StatusWrite, fieldManager: string): Promise<Outcome> {
+  const body = s.resourceVersion ? { metadata: { resourceVersion: s.resourceVersion }, status: s.status } : { status: s.status };
+  return outcome(kube.patch(asObject(s.target), body, 'merge', 'status', { fieldManager }), isConflict);
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions): Promise<ApplyResult> {
+  const fieldManager = opts.fieldManager ?? opts.component;
+  const steps: Step[] = [
+    ...plan.writes.map((w) => ({ label: describeWrite(w), run: () => applyWrite(kube, w, fieldManager) })),
+    ...plan.status.map((s) => ({ label: describeStatus(s), run: () => applyStatus(kube, s, fieldManager) })),
+    ...plan.events.map((e) => ({
+      label: describeEvent(e),
+      run: async (): Promise<Outcome> => ((await recordEvent(kube, e, { component: opts.component, now: opts.now() })) === 'dropped' ? 'conflict' : 'applied'),
+    })),
+  ];
+  const result: ApplyResult = { applied: 0, conflicts: 0, failed: [], stopped: 0 };
+  for (const [i, step] of steps.entries()) {
+    if (opts.shouldContinue && !(await Promise.resolve().then(opts.shouldContinue).catch(() => false))) {
+      result.stopped = steps.length - i;
+      break;
+    }
+    try {
+      if ((await step.run()) === 'applied') result.applied += 1;
+      else result.conflicts += 1;
+    } catch (e) {
+      // Includes broken I/O (no response): recorded like any other failure, the run goes on.
+      result.failed.push({ write: step.label, error: message(e) });
+    }
+  }
+  return result;
+}

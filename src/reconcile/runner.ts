@@ -1,0 +1,112 @@
+// One invocation of one reconciler: lease → observe → decide → act → release. Nothing is cached
+// between invocations; the lease only keeps two concurrent invocations from acting together.
+import type { KubeHttp } from '../kube/http.js';
+import { applyPlan } from './act.js';
+import { acquireLease, releaseLease, renewLease, type Lease } from './lease.js';
+import { emptyPlan, type Plan, type Reconciler, type RunReport, type Scope } from './types.js';
+
+export const COMPONENT = 'kruise-serverless';
+export const DEFAULT_LEASE_NAMESPACE = 'kruise-system';
+export const DEFAULT_LEASE_SECONDS = 60;
+
+export type RunOptions = {
+  scope?: Scope;
+  /** Observe and decide only: no lease, no writes. */
+  dryRun?: boolean;
+  /** Who holds the lease while this run acts, e.g. `<host>-<pid>` or a Lambda request id. */
+  identity: string;
+  leaseNamespace?: string;
+  leaseDurationSeconds?: number;
+  now?: () => Date;
+  /** Reconcilers split by shard take one lease per shard. */
+  shard?: string;
+  log?: (m: string) => void;
+};
+
+export function leaseNameFor(kind: string, shard?: string): string {
+  return `kruise-serverless-${kind.toLowerCase()}${shard ? `-${shard}` : ''}`;
+}
+
+function isEmpty(plan: Plan): boolean {
+  return plan.writes.length === 0 && plan.status.length === 0 && plan.events.length === 0;
+}
+
+function withContext(what: string, e: unknown): Error {
+  return new Error(`${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+}
+
+async function observeAndDecide(kube: KubeHttp, r: Reconciler, scope: Scope, now: Date): Promise<Plan> {
+  let observed: unknown;
+  try {
+    observed = await r.observe(kube, scope);
+  } catch (e) {
+    throw withContext(`${r.kind}: observe failed`, e);
+  }
+  return r.decide(observed, now);
+}
+
+export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts: RunOptions): Promise<RunReport> {
+  const started = Date.now();
+  const calls = kube.calls;
+  const now = opts.now ?? (() => new Date());
+  const log = opts.log ?? (() => undefined);
+  const scope = opts.scope ?? { kind: 'all' };
+  const report = (acted: boolean, plan: Plan, applied = 0, conflicts = 0, failed: RunReport['failed'] = []): RunReport => ({
+    reconciler: reconciler.kind, acted, dryRun: Boolean(opts.dryRun), plan, applied, conflicts, failed,
+    apiCalls: kube.calls - calls, durationMs: Date.now() - started,
+  });
+
+  if (opts.dryRun) return report(false, await observeAndDecide(kube, reconciler, scope, now()));
+
+  const durationSeconds = opts.leaseDurationSeconds ?? DEFAULT_LEASE_SECONDS;
+  const name = leaseNameFor(reconciler.kind, opts.shard);
+  const namespace = opts.leaseNamespace ?? DEFAULT_LEASE_NAMESPACE;
+  const leaseOpts = { identity: opts.identity, durationSeconds };
+  const attempt = await acquireLease(kube, { name, namespace, ...leaseOpts, now: now() }).catch((e: unknown) => {
+    throw withContext(`${reconciler.kind}: lease ${namespace}/${name}`, e);
+  });
+  if (!attempt.acquired) {
+    log(`${reconciler.kind}: lease ${namespace}/${name} held by ${attempt.holder}${attempt.until ? ` until ${attempt.until.toISOString()}` : ''}; skipping`);
+    return report(false, emptyPlan());
+  }
+
+  let lease: Lease | false = attempt.lease;
+  let renewedAt = now().getTime();
+  const renew = async (): Promise<boolean> => {
+    if (!lease) return false;
+    try {
+      lease = await renewLease(kube, lease, { ...leaseOpts, now: now() });
+    } catch (e) {
+      // Unsure whether we still hold it: do not write on that doubt.
+      log(`${reconciler.kind}: renewing lease ${namespace}/${name}: ${String(e)}`);
+      return false;
+    }
+    renewedAt = now().getTime();
+    return lease !== false;
+  };
+  type Outcome = { acted: boolean; plan: Plan; applied?: number; conflicts?: number; failed?: RunReport['failed'] };
+  const act = async (): Promise<Outcome> => {
+    const plan = await observeAndDecide(kube, reconciler, scope, now());
+    // Nothing to write: no need to prove we still hold the lease.
+    if (isEmpty(plan)) return { acted: true, plan };
+    if (!(await renew())) {
+      log(`${reconciler.kind}: lost lease ${namespace}/${name} before acting; the next run decides afresh`);
+      return { acted: false, plan };
+    }
+    const result = await applyPlan(kube, plan, {
+      component: COMPONENT,
+      now,
+      shouldContinue: () => (now().getTime() - renewedAt > (durationSeconds * 1000) / 3 ? renew() : lease !== false),
+    });
+    if (result.stopped) log(`${reconciler.kind}: lost lease ${namespace}/${name}; ${result.stopped} planned writes left for the next run`);
+    return { acted: true, plan, ...result };
+  };
+  let outcome: Outcome;
+  try {
+    outcome = await act();
+  } finally {
+    // Best effort: if it fails the lease simply expires.
+    if (lease) await releaseLease(kube, lease).catch((e: unknown) => log(`${reconciler.kind}: releasing lease ${namespace}/${name}: ${String(e)}`));
+  }
+  return report(outcome.acted, outcome.plan, outcome.applied, outcome.conflicts, outcome.failed);
+}

@@ -1,0 +1,260 @@
+// The reconcile runtime against a real API server, driven by a tiny reconciler defined here:
+// for each ConfigMap labelled rt-test/source=true it keeps `<name>-copy` with the same data,
+// marks the source with an annotation, counts the sources into the status of our
+// ResourceDistributions (a CRD with a status subresource), and notes an Event per new copy.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
+import { isAlreadyExists, isNotFound } from '../../src/kube/errors.js';
+import { applyPlan } from '../../src/reconcile/act.js';
+import { eventName, type CoreEvent } from '../../src/reconcile/events.js';
+import type { Lease } from '../../src/reconcile/lease.js';
+import { microTime } from '../../src/reconcile/lease.js';
+import { formatPlan } from '../../src/reconcile/plan-format.js';
+import { COMPONENT, leaseNameFor, runReconciler } from '../../src/reconcile/runner.js';
+import { emptyPlan, type EventNote, type Plan, type Reconciler } from '../../src/reconcile/types.js';
+import { createNamespace, deleteNamespace, testKube, testKubeConfig } from './support/kube.js';
+
+const kc = testKubeConfig();
+const RUN = randomBytes(3).toString('hex');
+const LEASE_NS = 'kruise-system';
+const KIND = 'RtCopy';
+const SOURCE = 'rt-test/source';
+const COPIED = 'rt-test/copied';
+const OWNER = 'rt-test/owner';
+const RD_API = 'apps.kruise.io/v1alpha1';
+// A no-op run reads the lease, takes it over from the last (released) holder and releases it.
+const LEASE_CALLS_WHEN_IDLE = 3;
+
+type ConfigMap = KubeObject & { metadata: { name: string; namespace: string; uid: string; resourceVersion: string; annotations?: Record<string, string> }; data?: Record<string, string> };
+type Distribution = KubeObject & { metadata: { name: string; generation: number; resourceVersion: string; uid: string }; status?: { observedGeneration?: number; desired?: number } };
+type Observed = { sources: ConfigMap[]; copies: ConfigMap[]; distributions: Distribution[] };
+
+let kube: KubeHttp;
+let other: KubeHttp;
+let ns = '';
+const rdName = `rt-status-${RUN}`;
+
+function copyReconciler(opts: { observeDelayMs?: number; kindSuffix?: string } = {}): Reconciler<Observed> & { lists: number } {
+  return {
+    kind: KIND,
+    apiVersion: 'v1',
+    lists: 0,
+    async observe(reader) {
+      const list = async <T extends KubeObject>(apiVersion: string, kind: string, o: { namespace?: string; labelSelector?: string }) => {
+        this.lists += 1;
+        return (await reader.list<T>(apiVersion, kind, o)).items;
+      };
+      const sources = await list<ConfigMap>('v1', 'ConfigMap', { namespace: ns, labelSelector: `${SOURCE}=true` });
+      const copies = await list<ConfigMap>('v1', 'ConfigMap', { namespace: ns, labelSelector: 'rt-test/copy-of' });
+      const distributions = await list<Distribution>(RD_API, `ResourceDistribution${opts.kindSuffix ?? ''}`, { labelSelector: `${OWNER}=${RUN}` });
+      // Widens the window in which a concurrent invocation could slip in.
+      if (opts.observeDelayMs) await new Promise((r) => setTimeout(r, opts.observeDelayMs));
+      return { sources, copies, distributions };
+    },
+    decide({ sources, copies, distributions }) {
+      const plan = emptyPlan();
+      for (const src of sources) {
+        const name = `${src.metadata.name}-copy`;
+        const copy = copies.find((c) => c.metadata.name === name);
+        if (!copy) {
+          plan.writes.push({ op: 'create', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { 'rt-test/copy-of': src.metadata.name } }, data: src.data ?? {} }, reason: `source ${src.metadata.name} has no copy` });
+          plan.events.push(copiedNote(src));
+        } else if (JSON.stringify(copy.data ?? {}) !== JSON.stringify(src.data ?? {})) {
+          plan.writes.push({ op: 'update', object: { ...copy, data: src.data ?? {} }, reason: 'copy differs from its source' });
+        }
+        if (src.metadata.annotations?.[COPIED] !== 'true') {
+          plan.writes.push({ op: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: src.metadata.name, namespace: ns }, patchType: 'merge', patch: { metadata: { annotations: { [COPIED]: 'true' } } }, reason: 'source not marked as copied' });
+        }
+      }
+      for (const rd of distributions) {
+        const status = { observedGeneration: rd.metadata.generation, desired: sources.length };
+        if (rd.status?.observedGeneration !== status.observedGeneration || rd.status.desired !== status.desired) {
+          plan.status.push({ target: { apiVersion: RD_API, kind: 'ResourceDistribution', name: rd.metadata.name }, status, resourceVersion: rd.metadata.resourceVersion, reason: 'source count changed' });
+        }
+      }
+      return plan;
+    },
+  };
+}
+
+const copiedNote = (src: ConfigMap): EventNote => ({
+  regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: src.metadata.name, namespace: src.metadata.namespace, uid: src.metadata.uid },
+  type: 'Normal', reason: 'Copied', message: `copied to ${src.metadata.name}-copy`,
+});
+
+const source = (name: string, data: Record<string, string>): Promise<ConfigMap> =>
+  kube.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { [SOURCE]: 'true' } }, data }).then((o) => o as ConfigMap);
+const getConfigMap = (name: string) => kube.get<ConfigMap>('v1', 'ConfigMap', name, ns);
+const getLease = (shard: string) => kube.get<Lease>('coordination.k8s.io/v1', 'Lease', leaseNameFor(KIND, shard), LEASE_NS);
+const getDistribution = () => kube.get<Distribution>(RD_API, 'ResourceDistribution', rdName);
+const ignore = (pred: (e: unknown) => boolean) => (e: unknown) => { if (!pred(e)) throw e; };
+const shards: string[] = [];
+const shard = (what: string) => { const s = `${what}-${RUN}`; shards.push(s); return s; };
+const run = (r: Reconciler, s: string, o: Partial<Parameters<typeof runReconciler>[2]> = {}, client = kube) =>
+  runReconciler(client, r, { identity: `test-${RUN}`, shard: s, ...o });
+
+beforeAll(async () => {
+  kube = await testKube();
+  other = await testKube();
+  await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: LEASE_NS } }).catch(ignore(isAlreadyExists));
+  ns = await createNamespace(kc, 'rt');
+  await kube.create({ apiVersion: RD_API, kind: 'ResourceDistribution', metadata: { name: rdName, labels: { [OWNER]: RUN } },
+    spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unused' }, data: {} }, targets: { includedNamespaces: { list: [{ name: ns }] } } } });
+});
+
+afterAll(async () => {
+  // kruise-system stays: it is the installer's namespace, and creating it is idempotent.
+  for (const s of shards) await kube.delete({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseNameFor(KIND, s), namespace: LEASE_NS } }).catch(() => undefined);
+  await kube.delete({ apiVersion: RD_API, kind: 'ResourceDistribution', metadata: { name: rdName } }).catch(() => undefined);
+  await kube.list('v1', 'Event', { namespace: 'default', fieldSelector: `involvedObject.name=${rdName}` })
+    .then(({ items }) => Promise.all(items.map((e) => kube.delete(e))), () => undefined);
+  await deleteNamespace(kc, ns);
+  kube.close();
+  other.close();
+});
+
+describe('runReconciler', () => {
+  const main = shard('main');
+
+  it('applies the plan: writes, then status, then events', async () => {
+    const src = await source('game-demo', { lives: '3' });
+    const r = copyReconciler();
+    const report = await run(r, main);
+    expect(report).toMatchObject({ reconciler: KIND, acted: true, dryRun: false, applied: 4, conflicts: 0, failed: [] });
+    expect((await getConfigMap('game-demo-copy')).data).toEqual({ lives: '3' });
+    expect((await getConfigMap('game-demo')).metadata.annotations?.[COPIED]).toBe('true');
+    const rd = await getDistribution();
+    expect(rd.status).toEqual({ observedGeneration: rd.metadata.generation, desired: 1 });
+    const event = await kube.get<CoreEvent>('v1', 'Event', eventName(copiedNote(src), COMPONENT), ns);
+    expect(event).toMatchObject({ reason: 'Copied', count: 1, source: { component: COMPONENT }, involvedObject: { uid: src.metadata.uid } });
+  });
+
+  it('a second run is a no-op: no writes, only the LISTs and the lease', async () => {
+    const r = copyReconciler();
+    const report = await run(r, main);
+    expect(report.plan).toEqual(emptyPlan());
+    expect(report).toMatchObject({ acted: true, applied: 0, conflicts: 0, failed: [] });
+    expect(r.lists).toBe(3);
+    expect(report.apiCalls).toBe(r.lists + LEASE_CALLS_WHEN_IDLE);
+  });
+
+  it('a dry run writes nothing, takes no lease, and prints the plan', async () => {
+    await source('dry', { a: '1' });
+    const leaseBefore = await getLease(main);
+    const r = copyReconciler();
+    const report = await run(r, main, { dryRun: true });
+    expect(report).toMatchObject({ acted: false, dryRun: true, applied: 0 });
+    expect(report.apiCalls).toBe(r.lists);
+    expect(formatPlan(report.plan).split('\n')).toEqual([
+      `create ConfigMap ${ns}/dry-copy — source dry has no copy`,
+      `patch (merge) ConfigMap ${ns}/dry — source not marked as copied`,
+      `status ResourceDistribution ${rdName} {desired, observedGeneration} — source count changed`,
+      `event Normal Copied on ConfigMap ${ns}/dry: copied to dry-copy`,
+    ]);
+    await expect(getConfigMap('dry-copy')).rejects.toSatisfy(isNotFound);
+    expect((await getLease(main)).metadata.resourceVersion).toBe(leaseBefore.metadata.resourceVersion);
+  });
+
+  it('releases the lease at the end, so a run by someone else acts at once', async () => {
+    await run(copyReconciler(), main);
+    expect((await getLease(main)).spec.holderIdentity).toBe('');
+    const report = await run(copyReconciler(), main, { identity: `someone-else-${RUN}` }, other);
+    expect(report.acted).toBe(true);
+  });
+
+  it('an observe error is thrown with context, and the lease is still released', async () => {
+    await expect(run(copyReconciler({ kindSuffix: 'Nope' }), main)).rejects.toThrow(/^RtCopy: observe failed: .*ResourceDistributionNope/);
+    expect((await getLease(main)).spec.holderIdentity).toBe('');
+  });
+
+  it('two concurrent runners never both act (10 rounds)', async () => {
+    const s = shard('race');
+    for (let round = 0; round < 10; round++) {
+      await source(`race-${round}`, { round: String(round) });
+      const r = copyReconciler({ observeDelayMs: 100 });
+      const reports = await Promise.all([
+        run(r, s, { identity: `a-${RUN}` }, kube),
+        run(r, s, { identity: `b-${RUN}` }, other),
+      ]);
+      expect(reports.filter((x) => x.acted).length, `round ${round}`).toBe(1);
+      const loser = reports.find((x) => !x.acted)!;
+      expect(loser).toMatchObject({ applied: 0, plan: emptyPlan() });
+      expect((await getConfigMap(`race-${round}-copy`)).data).toEqual({ round: String(round) });
+    }
+  });
+
+  it('takes over a lease whose holder died, once it expires', async () => {
+    const s = shard('dead');
+    const t = microTime(new Date());
+    await kube.create<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseNameFor(KIND, s), namespace: LEASE_NS },
+      spec: { holderIdentity: 'dead-invocation', leaseDurationSeconds: 2, acquireTime: t, renewTime: t, leaseTransitions: 0 } });
+    const r = copyReconciler();
+    const blocked = await run(r, s);
+    expect(blocked).toMatchObject({ acted: false, plan: emptyPlan(), apiCalls: 1 });
+    expect(r.lists).toBe(0);
+    await new Promise((res) => setTimeout(res, 2100));
+    expect((await run(r, s)).acted).toBe(true);
+    expect((await getLease(s)).spec).toMatchObject({ holderIdentity: '', leaseTransitions: 1 });
+  });
+});
+
+describe('applyPlan', () => {
+  const act = (plan: Partial<Plan>) => applyPlan(kube, { ...emptyPlan(), ...plan }, { component: COMPONENT, now: () => new Date() });
+
+  it('an update with a stale resourceVersion is a conflict and is not applied', async () => {
+    const stale = await getConfigMap('game-demo-copy');
+    await kube.patch(stale, { metadata: { labels: { touched: 'yes' } } });
+    const result = await act({ writes: [{ op: 'update', object: { ...stale, data: { lives: 'stale' } }, reason: 'test' }] });
+    expect(result).toMatchObject({ applied: 0, conflicts: 1, failed: [] });
+    expect((await getConfigMap('game-demo-copy')).data).toEqual({ lives: '3' });
+  });
+
+  it('a status write with a stale resourceVersion is a conflict and is not applied', async () => {
+    const rd = await getDistribution();
+    await kube.patch(rd, { status: { failed: 0 } }, 'merge', 'status');
+    const result = await act({ status: [{ target: { apiVersion: RD_API, kind: 'ResourceDistribution', name: rdName }, status: { desired: 99 }, resourceVersion: rd.metadata.resourceVersion, reason: 'test' }] });
+    expect(result).toMatchObject({ applied: 0, conflicts: 1, failed: [] });
+    expect((await getDistribution()).status?.desired).not.toBe(99);
+  });
+
+  it('a create of a name that exists is a conflict; the other writes still go ahead', async () => {
+    const existing = await getConfigMap('game-demo-copy');
+    const result = await act({ writes: [
+      { op: 'create', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'game-demo-copy', namespace: ns } }, reason: 'test' },
+      { op: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'game-demo-copy', namespace: ns }, patchType: 'json',
+        patch: [{ op: 'test', path: '/metadata/resourceVersion', value: '1' }, { op: 'add', path: '/data/x', value: 'y' }], reason: 'stale json patch' },
+      { op: 'delete', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'game-demo-copy', namespace: ns }, preconditions: { uid: 'not-its-uid' }, reason: 'test' },
+      { op: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'game-demo-copy', namespace: ns }, patchType: 'merge', patch: { data: { after: 'conflicts' } }, reason: 'test' },
+    ] });
+    expect(result).toMatchObject({ applied: 1, conflicts: 3, failed: [] });
+    expect((await getConfigMap('game-demo-copy')).data).toEqual({ ...existing.data, after: 'conflicts' });
+  });
+
+  it('NotFound on delete counts as done; other errors are recorded, not thrown', async () => {
+    const result = await act({ writes: [
+      { op: 'delete', target: { apiVersion: 'v1', kind: 'ConfigMap', name: `never-was-${RUN}`, namespace: ns }, reason: 'test' },
+      { op: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: `never-was-${RUN}`, namespace: ns }, patchType: 'merge', patch: {}, reason: 'test' },
+    ] });
+    expect(result.applied).toBe(1);
+    expect(result.failed).toEqual([{ write: `patch (merge) ConfigMap ${ns}/never-was-${RUN}`, error: expect.stringMatching(/404/) }]);
+  });
+
+  it('stops before the next write once shouldContinue says so', async () => {
+    let asked = 0;
+    const writes = [1, 2, 3].map((i) => ({ op: 'create' as const, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `stop-${i}`, namespace: ns } }, reason: 'test' }));
+    const result = await applyPlan(kube, { ...emptyPlan(), writes }, { component: COMPONENT, now: () => new Date(), shouldContinue: () => ++asked < 2 });
+    expect(result).toMatchObject({ applied: 1, stopped: 2 });
+    await expect(getConfigMap('stop-2')).rejects.toSatisfy(isNotFound);
+  });
+
+  it('records Events aggregated: the same note twice is one Event with count 2', async () => {
+    const rd = await getDistribution();
+    const note: EventNote = { regarding: { apiVersion: RD_API, kind: 'ResourceDistribution', name: rdName, uid: rd.metadata.uid }, type: 'Warning', reason: 'ConflictOccurred', message: `test ${RUN}` };
+    expect(await act({ events: [note] })).toMatchObject({ applied: 1 });
+    expect(await act({ events: [note] })).toMatchObject({ applied: 1 });
+    // Cluster-scoped object: its Events live in 'default'.
+    const event = await kube.get<CoreEvent>('v1', 'Event', eventName(note, COMPONENT), 'default');
+    expect(event).toMatchObject({ count: 2, type: 'Warning', reason: 'ConflictOccurred', involvedObject: { kind: 'ResourceDistribution', name: rdName } });
+  });
+});
