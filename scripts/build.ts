@@ -1,6 +1,7 @@
 // `npm run build`: deployable bundles in dist/.
 //   dist/worker/index.js   the Worker (wrangler deploy bundles functions/worker itself; this is for inspection)
-//   dist/lambda/index.mjs  the Lambda webhook handler (zip it with `npm run build -- --zip`)
+//   dist/lambda/index.mjs  the Lambda webhook handler
+//   dist/lambda/reconcile.mjs  the Lambda reconcile handler (infra/aws/template.yaml deploys both)
 //   dist/cli.js            the kruise-serverless CLI (bin/kruise-serverless.js prefers it)
 import { build } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,5 +21,7 @@ const nodeBundle = { bundle: true, platform: 'node' as const, format: 'esm' as c
   banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" } };
 await build({ ...nodeBundle, entryPoints: [join(REPO_ROOT, 'functions', 'lambda', 'index.ts')], outfile: join(dist, 'lambda', 'index.mjs') });
 console.error('dist/lambda/index.mjs: handler "index.handler" (Node 22 runtime)');
+await build({ ...nodeBundle, entryPoints: [join(REPO_ROOT, 'functions', 'lambda', 'reconcile.ts')], outfile: join(dist, 'lambda', 'reconcile.mjs') });
+console.error('dist/lambda/reconcile.mjs: handler "reconcile.handler" (EventBridge schedule and ObjectChanged events)');
 await build({ ...nodeBundle, entryPoints: [join(REPO_ROOT, 'src', 'cli', 'main.ts')], outfile: join(dist, 'cli.js') });
 console.error('dist/cli.js');

@@ -1,10 +1,14 @@
 // AWS Lambda (function URL or API Gateway): the same app, reading the cluster live.
-//   KS_CLUSTER_ID, KS_CLUSTERS_JSON (registry JSON), KUBECONFIG (path, e.g. from a layer or /tmp)
+//   KS_CLUSTER_ID, KS_CLUSTERS_JSON (registry JSON), KUBECONFIG (path, e.g. from a layer or /tmp),
+//   KS_EVENT_BUS_NAME (optional: publish change events for reconciled kinds to this EventBridge bus)
 import { handle } from 'hono/aws-lambda';
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
 import { FEATURES, type Feature } from '../../src/registry.js';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { livePorts } from '../node/ports.js';
+import { EventBridgeSink } from '../../src/aws/change-events.js';
+import { reconcilers } from '../../src/reconcile/all.js';
 
 type LambdaHandler = ReturnType<typeof handle>;
 
@@ -16,6 +20,15 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
       registryJson: env.KS_CLUSTERS_JSON ?? '[]',
       kubeconfigPath: env.KUBECONFIG,
       features,
+      ...(env.KS_EVENT_BUS_NAME
+        ? {
+            changes: {
+              sink: new EventBridgeSink(new EventBridgeClient({}), { eventBusName: env.KS_EVENT_BUS_NAME }),
+              kinds: new Set(reconcilers().map((r) => `${r.apiVersion}/${r.kind}`)),
+              onError: (e: unknown) => console.error(`change event not published: ${String(e)}`),
+            },
+          }
+        : {}),
     }).then(buildApp);
     return handle(await app)(event, context);
   };

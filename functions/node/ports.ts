@@ -15,6 +15,8 @@ export type LivePortsConfig = {
   clusterId: string;
   kubeconfigPath?: string;
   features: readonly Feature[];
+  /** Where to publish change events for reconciled kinds, if anywhere. */
+  changes?: AppPorts['changes'];
 };
 
 /** node:crypto's SHA-256: ~1.5 µs against ~40 µs for Web Crypto on Node 20. */
@@ -30,5 +32,6 @@ export async function livePorts(cfg: LivePortsConfig): Promise<AppPorts & { kube
     registry: registryFromJson(cfg.registryJson),
     state: (clusterId) => (clusterId === cfg.clusterId ? live : none),
     hash: nodeSha256,
+    ...(cfg.changes ? { changes: cfg.changes } : {}),
   };
 }

@@ -153,10 +153,11 @@ export type ChangeEvent = {
   kind: string;
   namespace?: string;
   name: string;
-  reason: 'created' | 'updated' | 'deleted' | 'connected';
+  // Open-ended: other publishers (e.g. a scaler) may send their own reasons.
+  reason: 'created' | 'updated' | 'deleted' | 'connected' | (string & {});
 };
 
 /** Where change events go: EventBridge in production (src/aws), a queue or a loop locally. */
 export interface ChangeSink {
-  publish(events: ChangeEvent[]): Promise<void>;
+  publish(events: readonly ChangeEvent[]): Promise<void>;
 }

@@ -225,9 +225,12 @@ describe('renderClusterSide', () => {
     expect(ns?.metadata).toMatchObject({ name: 'ks', labels: { 'kruise-serverless.io/webhooks': 'disabled' } });
   });
 
-  it('binds the reconciler role to the service account in our namespace', () => {
+  it('binds the reconciler role to the service account in our namespace and to the group off-cluster reconcilers map to', () => {
     const crb = render({ namespace: 'ks' }).find((o) => o.kind === 'ClusterRoleBinding');
-    expect(crb?.subjects).toEqual([{ kind: 'ServiceAccount', name: 'kruise-serverless-reconciler', namespace: 'ks' }]);
+    expect(crb?.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'kruise-serverless-reconciler', namespace: 'ks' },
+      { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'kruise-serverless-reconciler' },
+    ]);
   });
 
   it('records the selector keys it sets', () => {

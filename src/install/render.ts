@@ -85,7 +85,12 @@ export function renderClusterSide(opts: RenderOptions): KubeObject[] {
       kind: 'ClusterRoleBinding',
       metadata: { name: RECONCILER_NAME, labels: MANAGED_LABELS },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: RECONCILER_NAME },
-      subjects: [{ kind: 'ServiceAccount', name: RECONCILER_NAME, namespace }],
+      // The ServiceAccount for in-cluster runs; the group for reconcilers outside the cluster
+      // (e.g. the Lambda's IAM role mapped by an EKS access entry, infra/aws/template.yaml).
+      subjects: [
+        { kind: 'ServiceAccount', name: RECONCILER_NAME, namespace },
+        { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: RECONCILER_NAME },
+      ],
     },
     ...(mutating.length ? [webhookConfig('MutatingWebhookConfiguration', MUTATING_CONFIG, mutating)] : []),
     ...(validating.length ? [webhookConfig('ValidatingWebhookConfiguration', VALIDATING_CONFIG, validating)] : []),

@@ -1,0 +1,192 @@
+// Checks the SAM template's wiring without AWS: parse it (CloudFormation short-form tags mapped to
+// their long forms), then follow the references.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, type CollectionTag, type ScalarTag } from 'yaml';
+import { CHANGE_EVENT_DETAIL_TYPE, CHANGE_EVENT_SOURCE } from '../../src/aws/change-events.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+// The build (scripts/build.ts) bundles each Lambda entry to dist/lambda/<name>.mjs.
+const BUNDLE_SOURCES: Record<string, string> = {
+  'index.mjs': 'functions/lambda/index.ts',
+  'reconcile.mjs': 'functions/lambda/reconcile.ts',
+};
+
+const FNS = ['Base64', 'Cidr', 'FindInMap', 'GetAZs', 'If', 'ImportValue', 'Join', 'Not', 'Equals', 'And', 'Or', 'Select', 'Split', 'Sub', 'Transform', 'Contains', 'ValueOf'];
+const long = (tag: string, value: unknown): unknown => {
+  if (tag === 'Ref') return { Ref: value };
+  if (tag === 'Condition') return { Condition: value };
+  if (tag === 'GetAtt') return { 'Fn::GetAtt': typeof value === 'string' ? value.split('.', 2) : value };
+  return { [`Fn::${tag}`]: value };
+};
+const cfnTags: (ScalarTag | CollectionTag)[] = ['Ref', 'Condition', 'GetAtt', ...FNS].flatMap((name) => [
+  { tag: `!${name}`, resolve: (s: string) => long(name, s) } as ScalarTag,
+  { tag: `!${name}`, collection: 'seq', resolve: (seq) => long(name, seq.toJSON()) } as CollectionTag,
+  { tag: `!${name}`, collection: 'map', resolve: (map) => long(name, map.toJSON()) } as CollectionTag,
+]);
+
+type Resource = { Type: string; Condition?: string; Properties: Record<string, any> };
+type Template = { Parameters: Record<string, { Default?: unknown }>; Conditions: Record<string, unknown>; Resources: Record<string, Resource>; Rules?: unknown; Outputs?: unknown };
+const template = parse(readFileSync(join(ROOT, 'infra', 'aws', 'template.yaml'), 'utf8'), { customTags: cfnTags }) as Template;
+const resources = Object.entries(template.Resources);
+const ofType = (type: string) => resources.filter(([, r]) => r.Type === type);
+
+const ref = (name: string) => ({ Ref: name });
+const arnOf = (name: string) => ({ 'Fn::GetAtt': [name, 'Arn'] });
+
+/** Both branches of every Fn::If, without AWS::NoValue: everything a deployment might contain. */
+function branches(v: unknown): unknown[] {
+  if (v && typeof v === 'object' && 'Fn::If' in v) {
+    const [, a, b] = (v as { 'Fn::If': unknown[] })['Fn::If'];
+    return [a, b].filter((x) => !(x && typeof x === 'object' && (x as { Ref?: string }).Ref === 'AWS::NoValue'));
+  }
+  return [v];
+}
+const list = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+
+type Statement = { Sid?: string; Effect: string; Action: string | string[]; Resource: unknown };
+const statementsOf = (role: Resource): Statement[] =>
+  (role.Properties.Policies as { PolicyDocument: { Statement: unknown[] } }[]).flatMap((p) => p.PolicyDocument.Statement.flatMap(branches)) as Statement[];
+
+describe('functions', () => {
+  const functions = ofType('AWS::Serverless::Function');
+
+  it('are the webhook and the reconciler', () => {
+    expect(functions.map(([id, f]) => [id, f.Properties.Handler])).toEqual([
+      ['ReconcileFunction', 'reconcile.handler'],
+      ['WebhookFunction', 'index.handler'],
+    ]);
+  });
+
+  it.each(functions.map(([id, f]) => [id, f] as const))('%s runs on nodejs22.x from the built bundle dir', (_id, f) => {
+    expect(f.Properties.Runtime).toBe('nodejs22.x');
+    expect(f.Properties.CodeUri).toBe('../../dist/lambda');
+  });
+
+  it.each(functions.map(([id, f]) => [id, f.Properties.Handler as string] as const))('%s: handler %s is exported by its source', async (_id, handler) => {
+    const [file, exportName] = handler.split('.') as [string, string];
+    const source = BUNDLE_SOURCES[`${file}.mjs`];
+    expect(source, `no source known for dist/lambda/${file}.mjs`).toBeDefined();
+    const mod = (await import(join(ROOT, source!))) as Record<string, unknown>;
+    expect(typeof mod[exportName]).toBe('function');
+  });
+
+  it('the reconciler is configured through the variables reconcile.ts reads', () => {
+    const vars = Object.keys(template.Resources.ReconcileFunction!.Properties.Environment.Variables as object);
+    expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_EKS_CLUSTER', 'KS_EKS_ENDPOINT', 'KS_EKS_CA_DATA', 'KS_KUBECONFIG_SECRET_ARN']);
+    const src = readFileSync(join(ROOT, 'functions', 'lambda', 'reconcile.ts'), 'utf8');
+    for (const v of vars) expect(src).toContain(v);
+  });
+
+  it('the webhook has a public function URL (the path secret authenticates)', () => {
+    const [[, url]] = ofType('AWS::Lambda::Url') as [[string, Resource]];
+    expect(url.Properties).toEqual({ TargetFunctionArn: arnOf('WebhookFunction'), AuthType: 'NONE' });
+  });
+});
+
+describe('events', () => {
+  const rules = Object.fromEntries(ofType('AWS::Events::Rule'));
+
+  it('a rate(1 minute) schedule on the default bus targets the reconciler', () => {
+    const rule = rules.ReconcileScheduleRule!;
+    expect(rule.Properties.ScheduleExpression).toBe('rate(1 minute)');
+    expect(rule.Properties.EventBusName).toBeUndefined();
+    expect(rule.Properties.Targets.map((t: { Arn: unknown }) => t.Arn)).toEqual([arnOf('ReconcileFunction')]);
+  });
+
+  it('the ObjectChanged rule is on the custom bus, matches what the sink publishes and targets the reconciler', () => {
+    const bus = template.Resources.ChangeEventBus!;
+    expect(bus.Type).toBe('AWS::Events::EventBus');
+    expect(bus.Properties.Name).toEqual(ref('EventBusName'));
+    expect(template.Parameters.EventBusName!.Default).toBe('kruise-serverless');
+    const rule = rules.ObjectChangedRule!;
+    expect(rule.Properties.EventBusName).toEqual(ref('ChangeEventBus'));
+    expect(rule.Properties.EventPattern).toEqual({ source: [CHANGE_EVENT_SOURCE], 'detail-type': [CHANGE_EVENT_DETAIL_TYPE], detail: { clusterId: [ref('ClusterId')] } });
+    expect(rule.Properties.Targets.map((t: { Arn: unknown }) => t.Arn)).toEqual([arnOf('ReconcileFunction')]);
+  });
+
+  it('EventBridge may invoke the reconciler only from those two rules', () => {
+    const fromEvents = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'events.amazonaws.com').map(([, p]) => p.Properties);
+    expect(fromEvents).toEqual([
+      { FunctionName: ref('ReconcileFunction'), Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com', SourceArn: arnOf('ReconcileScheduleRule') },
+      { FunctionName: ref('ReconcileFunction'), Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com', SourceArn: arnOf('ObjectChangedRule') },
+    ]);
+  });
+
+  it('public invoke permissions are only the function URL pair for the webhook', () => {
+    const open = ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === '*').map(([, p]) => p.Properties);
+    expect(open).toEqual([
+      { FunctionName: ref('WebhookFunction'), Action: 'lambda:InvokeFunctionUrl', Principal: '*', FunctionUrlAuthType: 'NONE' },
+      { FunctionName: ref('WebhookFunction'), Action: 'lambda:InvokeFunction', Principal: '*', InvokedViaFunctionUrl: true },
+    ]);
+  });
+});
+
+describe('IAM', () => {
+  const roles = Object.fromEntries(ofType('AWS::IAM::Role'));
+
+  it('each function uses its own role, assumable only by Lambda', () => {
+    expect(template.Resources.ReconcileFunction!.Properties.Role).toEqual(arnOf('ReconcileRole'));
+    expect(template.Resources.WebhookFunction!.Properties.Role).toEqual(arnOf('WebhookRole'));
+    for (const role of Object.values(roles)) {
+      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }]);
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+
+  it('the reconciler may log, read the one kubeconfig secret and (in a VPC) manage its interfaces', () => {
+    expect(statementsOf(roles.ReconcileRole!).map((s) => [s.Sid, list(s.Action), s.Resource])).toEqual([
+      ['Logs', ['logs:CreateLogStream', 'logs:PutLogEvents'], arnOf('ReconcileLogGroup')],
+      ['KubeconfigSecret', ['secretsmanager:GetSecretValue'], ref('KubeconfigSecretArn')],
+      ['VpcDescribe', ['ec2:DescribeNetworkInterfaces', 'ec2:DescribeSubnets'], '*'],
+      ['VpcInterfaces', ['ec2:CreateNetworkInterface', 'ec2:DeleteNetworkInterface', 'ec2:AssignPrivateIpAddresses', 'ec2:UnassignPrivateIpAddresses'], { 'Fn::Sub': 'arn:${AWS::Partition}:ec2:${AWS::Region}:${AWS::AccountId}:*/*' }],
+    ]);
+  });
+
+  it('the webhook may log and put events on the custom bus only', () => {
+    expect(statementsOf(roles.WebhookRole!).map((s) => [s.Sid, list(s.Action), s.Resource])).toEqual([
+      ['Logs', ['logs:CreateLogStream', 'logs:PutLogEvents'], arnOf('WebhookLogGroup')],
+      ['PublishChangeEvents', ['events:PutEvents'], arnOf('ChangeEventBus')],
+    ]);
+  });
+
+  it('no wildcard actions; wildcard resources only where AWS requires them', () => {
+    const all = Object.entries(roles).flatMap(([id, r]) => statementsOf(r).map((s) => ({ id, ...s })));
+    expect(all.every((s) => s.Effect === 'Allow')).toBe(true);
+    expect(all.flatMap((s) => list(s.Action)).filter((a) => a.includes('*'))).toEqual([]);
+    const wildcards = all.filter((s) => JSON.stringify(s.Resource).includes('*')).map((s) => `${s.id}/${s.Sid}`);
+    // VpcDescribe: ec2:Describe* support no resource-level permissions.
+    // VpcInterfaces: Lambda creates and deletes ENIs whose ids are not known in advance; scoped to
+    // this account and Region (Lambda: "Configuring a Lambda function to access resources in a VPC").
+    expect(wildcards).toEqual(['ReconcileRole/VpcDescribe', 'ReconcileRole/VpcInterfaces']);
+    // Minting an EKS token calls nothing (sts:GetCallerIdentity needs no permission); endpoint and CA are parameters.
+    expect(all.flatMap((s) => list(s.Action)).filter((a) => a.startsWith('eks:') || a.startsWith('sts:'))).toEqual([]);
+  });
+});
+
+describe('references', () => {
+  const pseudo = ['AWS::NoValue', 'AWS::Region', 'AWS::AccountId', 'AWS::Partition', 'AWS::StackName', 'AWS::URLSuffix'];
+  const known = new Set([...Object.keys(template.Parameters), ...Object.keys(template.Resources), ...pseudo]);
+  const found: { kind: string; name: string }[] = [];
+  (function walk(v: unknown): void {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'Ref' && typeof x === 'string') found.push({ kind: 'Ref', name: x });
+      else if (k === 'Fn::GetAtt') found.push({ kind: 'GetAtt', name: (x as string[])[0]! });
+      else if (k === 'Condition' && typeof x === 'string') found.push({ kind: 'Condition', name: x });
+      else if (k === 'Fn::Sub' && typeof x === 'string') for (const m of x.matchAll(/\$\{([^}!.]+)/g)) found.push({ kind: 'Sub', name: m[1]! });
+      walk(x);
+    }
+  })({ ...template, Parameters: undefined });
+
+  it('every Ref, GetAtt and Sub names a parameter, resource or pseudo parameter', () => {
+    expect(found.filter((f) => f.kind !== 'Condition' && !known.has(f.name))).toEqual([]);
+  });
+
+  it('every Condition exists', () => {
+    expect(found.filter((f) => f.kind === 'Condition' && !(f.name in template.Conditions))).toEqual([]);
+  });
+});
