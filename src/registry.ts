@@ -4,6 +4,7 @@
 // SidecarSet, then PUB on pod CREATE).
 import { ENDPOINT_CATALOG } from './admission/endpoints.js';
 import type { CollectionSpec, RegisteredHandler, WebhookEndpoint } from './admission/types.js';
+import { resourceDistributionFeature } from './resourcedistribution/index.js';
 
 export type Feature = {
   name: string;
@@ -12,7 +13,7 @@ export type Feature = {
 };
 
 /** The production feature list. Features land with their issues (SidecarSet, WorkloadSpread, PUB, …). */
-export const FEATURES: readonly Feature[] = [];
+export const FEATURES: readonly Feature[] = [resourceDistributionFeature];
 
 /** The endpoints that have at least one handler, with handlers in feature order. */
 export function webhookEndpoints(features: readonly Feature[] = FEATURES): WebhookEndpoint[] {

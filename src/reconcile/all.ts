@@ -1,7 +1,8 @@
 // Every reconciler this build runs (Node and Lambda only). Kept apart from src/registry.ts, which
 // the Worker imports: reconcilers read the API server and never run at the edge.
 import type { Reconciler } from './types.js';
+import { resourceDistributionReconciler } from '../resourcedistribution/reconciler.js';
 
 export function reconcilers(): Reconciler[] {
-  return [];
+  return [resourceDistributionReconciler as Reconciler];
 }

@@ -23,6 +23,8 @@ export type LoopOptions = {
 
 const WATCH_SECONDS = 60;
 const DEBOUNCE_MS = 50;
+/** When another invocation held the lease, try again this soon rather than at the next resync. */
+const LEASE_RETRY_MS = 2_000;
 
 type Pending = { all: boolean; objects: Map<string, { namespace?: string; name: string }> };
 
@@ -32,13 +34,25 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   let queue = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
 
+  const later = (ms: number, r: Reconciler, scope: Scope) => {
+    const t = setTimeout(() => {
+      if (scope.kind === 'all') trigger(r);
+      else for (const o of scope.objects) trigger(r, { metadata: o });
+    }, ms);
+    opts.signal.addEventListener('abort', () => clearTimeout(t), { once: true });
+  };
+
   const enqueue = (r: Reconciler, scope: Scope) => {
     queue = queue.then(async () => {
       if (opts.signal.aborted) return;
       try {
-        opts.onReport?.(await opts.run(r, scope), scope);
+        const report = await opts.run(r, scope);
+        opts.onReport?.(report, scope);
+        if (!report.acted && !report.dryRun) later(LEASE_RETRY_MS, r, scope);
+        else if (report.plan.requeueAfterMs !== undefined) later(report.plan.requeueAfterMs, r, scope);
       } catch (e) {
         log(`${r.kind}: run failed: ${String(e)}`);
+        later(LEASE_RETRY_MS, r, scope);
       }
     });
     return queue;

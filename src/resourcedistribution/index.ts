@@ -1,0 +1,27 @@
+// ResourceDistribution: the feature's registration (its validating webhook) and its Web-safe
+// pure functions. The Worker bundles this file through src/registry.ts, so it must not reach
+// node: modules: the reconciler (which hashes with node:crypto) is exported from ./reconciler.ts,
+// which src/reconcile/all.ts imports.
+import type { AdmissionHandler } from '../admission/types.js';
+import type { Feature } from '../registry.js';
+import { RD_GROUP, RD_KIND } from './types.js';
+import { validateResourceDistributionHandler } from './webhook.js';
+
+export const resourceDistributionFeature: Feature = {
+  name: 'resourcedistribution',
+  handlers: [
+    {
+      endpoint: 'validate-kruise',
+      handler: {
+        match: { group: RD_GROUP, kind: RD_KIND, subResource: '', operations: ['CREATE', 'UPDATE'] },
+        handle: validateResourceDistributionHandler as AdmissionHandler,
+      },
+    },
+  ],
+};
+
+export { validateResourceDistributionHandler } from './webhook.js';
+export { formatFieldErrors, resourceDistributionWarnings, validateResourceDistribution, type FieldError } from './validate.js';
+export { targetNamespaces, type TargetResult } from './targets.js';
+export { matchesLabelSelector } from './match-labels.js';
+export * from './types.js';
