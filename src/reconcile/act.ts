@@ -81,29 +81,69 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** Writes to different objects are independent; this many go to the API server at once. */
+export const WRITE_CONCURRENCY = 8;
+
+function targetKey(w: Write): string {
+  const ref = w.op === 'create' || w.op === 'update' ? w.object : { ...w.target, metadata: { name: w.target.name, namespace: w.target.namespace } };
+  return `${ref.apiVersion}/${ref.kind}/${ref.metadata?.namespace ?? ''}/${ref.metadata?.name ?? ''}`;
+}
+
+/** Steps grouped by the object they touch, in plan order within each group. */
+function groupByTarget<T>(items: T[], key: (t: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return [...groups.values()];
+}
+
+/** Calls in flight share one answer (the lease renewal behind shouldContinue must not race itself). */
+function serialized(fn: () => Promise<boolean> | boolean): () => Promise<boolean> {
+  let inFlight: Promise<boolean> | undefined;
+  return () => {
+    inFlight ??= Promise.resolve().then(fn).catch(() => false).finally(() => { inFlight = undefined; });
+    return inFlight;
+  };
+}
+
+async function pool<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
+}
+
 export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions): Promise<ApplyResult> {
   const fieldManager = opts.fieldManager ?? opts.component;
-  const steps: Step[] = [
-    ...plan.writes.map((w) => ({ label: describeWrite(w), run: () => applyWrite(kube, w, fieldManager) })),
-    ...plan.status.map((s) => ({ label: describeStatus(s), run: () => applyStatus(kube, s, fieldManager) })),
-    ...plan.events.map((e) => ({
-      label: describeEvent(e),
-      run: async (): Promise<Outcome> => ((await recordEvent(kube, e, { component: opts.component, now: opts.now() })) === 'dropped' ? 'conflict' : 'applied'),
-    })),
-  ];
   const result: ApplyResult = { applied: 0, conflicts: 0, failed: [], stopped: 0 };
-  for (const [i, step] of steps.entries()) {
-    if (opts.shouldContinue && !(await Promise.resolve().then(opts.shouldContinue).catch(() => false))) {
-      result.stopped = steps.length - i;
-      break;
+  const shouldContinue = opts.shouldContinue ? serialized(opts.shouldContinue) : async () => true;
+  let stop = false;
+  const runSteps = async (group: Step[]) => {
+    for (const step of group) {
+      if (stop || !(await shouldContinue())) {
+        stop = true;
+        result.stopped += 1;
+        continue;
+      }
+      try {
+        if ((await step.run()) === 'applied') result.applied += 1;
+        else result.conflicts += 1;
+      } catch (e) {
+        // Includes broken I/O (no response): recorded like any other failure, the run goes on.
+        result.failed.push({ write: step.label, error: message(e) });
+      }
     }
-    try {
-      if ((await step.run()) === 'applied') result.applied += 1;
-      else result.conflicts += 1;
-    } catch (e) {
-      // Includes broken I/O (no response): recorded like any other failure, the run goes on.
-      result.failed.push({ write: step.label, error: message(e) });
-    }
-  }
+  };
+  // Writes first (concurrently across objects), then status, then events: status describes
+  // what the writes did, events narrate it.
+  const writeGroups = groupByTarget(plan.writes, targetKey).map((g) => g.map((w): Step => ({ label: describeWrite(w), run: () => applyWrite(kube, w, fieldManager) })));
+  await pool(writeGroups, WRITE_CONCURRENCY, runSteps);
+  await runSteps(plan.status.map((s) => ({ label: describeStatus(s), run: () => applyStatus(kube, s, fieldManager) })));
+  await runSteps(plan.events.map((e) => ({
+    label: describeEvent(e),
+    run: async (): Promise<Outcome> => ((await recordEvent(kube, e, { component: opts.component, now: opts.now() })) === 'dropped' ? 'conflict' : 'applied'),
+  })));
   return result;
 }

@@ -5,8 +5,9 @@ import { observeResourceDistributions } from './observe.js';
 
 type Call = { kind: string; labelSelector?: string; fieldSelector?: string };
 
-const rd = (name: string, kind = 'ConfigMap', resourceName = 'shared') =>
-  ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name }, spec: { resource: { apiVersion: 'v1', kind, metadata: { name: resourceName } }, targets: {} } });
+const rd = (name: string, kind = 'ConfigMap', resourceName = 'shared', target = 'ns-1') =>
+  ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name },
+    spec: { resource: { apiVersion: 'v1', kind, metadata: { name: resourceName } }, targets: { includedNamespaces: { list: [{ name: target }] } } } });
 
 /** A reader over fixed LIST answers, recording each call. */
 function reader(items: Record<string, KubeObject[]>): KubeReader & { calls: Call[] } {
@@ -28,9 +29,11 @@ const cm = (namespace: string, name = 'shared') => ({ metadata: { name, namespac
 
 describe('observeResourceDistributions', () => {
   const cluster = {
-    ResourceDistribution: [rd('a'), rd('b', 'ConfigMap', 'shared'), rd('c', 'Secret', 'creds'), rd('bad', 'Pod', 'p')],
+    // a: its copy in ns-1 exists; b: no copy in ns-4 yet; c: no Secret copy anywhere yet
+    ResourceDistribution: [rd('a'), rd('b', 'ConfigMap', 'shared', 'ns-4'), rd('c', 'Secret', 'creds'), rd('bad', 'Pod', 'p')],
     Namespace: [
       { metadata: { name: 'ns-1', labels: { team: 'x' } }, status: { phase: 'Active' } },
+      { metadata: { name: 'ns-4' }, status: { phase: 'Active' } },
       { metadata: { name: 'ns-2', deletionTimestamp: '2024-01-01T00:00:00Z' }, status: { phase: 'Active' } },
       { metadata: { name: 'ns-3' }, status: { phase: 'Terminating' } },
     ],
@@ -40,7 +43,7 @@ describe('observeResourceDistributions', () => {
   };
 
   it.each<[string, Scope, string[], Call[]]>([
-    ['a full run: a constant number of LISTs plus one per distinct distributed name', { kind: 'all' }, ['a', 'b', 'bad', 'c'], [
+    ['a full run: four LISTs, plus one per name some target has no copy of', { kind: 'all' }, ['a', 'b', 'bad', 'c'], [
       { kind: 'ResourceDistribution' },
       { kind: 'Namespace' },
       { kind: 'ConfigMap', labelSelector: 'apps.kruise.io/resourcedistribution' },
@@ -55,6 +58,12 @@ describe('observeResourceDistributions', () => {
       { kind: 'Secret', labelSelector: 'apps.kruise.io/resourcedistribution in (c)' },
       { kind: 'Secret', fieldSelector: 'metadata.name=creds' },
     ]],
+    ['a run with every copy in place makes only the four LISTs', { kind: 'objects', objects: [{ name: 'a' }] }, ['a'], [
+      { kind: 'ResourceDistribution' },
+      { kind: 'Namespace' },
+      { kind: 'ConfigMap', labelSelector: 'apps.kruise.io/resourcedistribution in (a)' },
+      { kind: 'Secret', labelSelector: 'apps.kruise.io/resourcedistribution in (a)' },
+    ]],
     ['a run for a deleted distribution stops after one LIST', { kind: 'objects', objects: [{ name: 'gone' }] }, [], [{ kind: 'ResourceDistribution' }]],
   ])('%s', async (_name, scope, names, calls) => {
     const kube = reader(cluster);
@@ -67,6 +76,7 @@ describe('observeResourceDistributions', () => {
     const got = await observeResourceDistributions(reader(cluster), { kind: 'all' });
     expect(got.namespaces).toEqual([
       { name: 'ns-1', labels: { team: 'x' }, phase: 'Active' },
+      { name: 'ns-4', labels: {}, phase: 'Active' },
       { name: 'ns-2', labels: {}, phase: 'Terminating' },
       { name: 'ns-3', labels: {}, phase: 'Terminating' },
     ]);

@@ -1,11 +1,13 @@
-// What the ResourceDistribution reconciler reads: a fixed number of LISTs however large the
-// cluster — the distributions, the namespaces, our copies of each kind (by label), and per
-// distinct distributed name every same-named ConfigMap or Secret (a field selector), so copies
-// made by OpenKruise and foreign objects are known before deciding.
+// What the ResourceDistribution reconciler reads: the distributions, the namespaces and our
+// copies of each kind (by label) — a fixed number of LISTs however large the cluster. Only where
+// a target namespace has no copy of ours yet, every same-named ConfigMap or Secret is listed too
+// (a field selector per such name), so copies made by OpenKruise and foreign objects are known
+// before deciding. A resync with nothing to do therefore makes four LISTs.
 import type { KubeObject } from '../kube/http.js';
 import type { KubeReader, Scope } from '../reconcile/types.js';
 import { copyLabelSelector } from './copy-label.js';
 import { sourceResource } from './copy.js';
+import { targetNamespaces } from './targets.js';
 import { DISTRIBUTED_KINDS, RD_API_VERSION, RD_KIND, type DistributedKind, type DistributedObject, type NamespaceFacts, type ResourceDistribution } from './types.js';
 
 export type ResourceDistributionObserved = {
@@ -43,25 +45,26 @@ export async function observeResourceDistributions(kube: KubeReader, scope: Scop
 
   const names = scope.kind === 'all' ? undefined : distributions.map((rd) => rd.metadata.name ?? '');
   const labelSelector = copyLabelSelector(names);
-  const distinct = new Map<string, { kind: DistributedKind; name: string }>();
-  for (const rd of distributions) {
-    const src = sourceResource(rd);
-    if (src) distinct.set(`${src.kind}/${src.name}`, { kind: src.kind, name: src.name });
-  }
-
-  const [nsList, ...objectLists] = await Promise.all([
+  const [nsList, ...copyLists] = await Promise.all([
     kube.list<NamespaceObject>('v1', 'Namespace'),
     ...DISTRIBUTED_KINDS.map(async (kind) => asDistributed(kind, (await kube.list<KubeObject>('v1', kind, { labelSelector })).items)),
-    ...[...distinct.values()].map(async ({ kind, name }) =>
-      asDistributed(kind, (await kube.list<KubeObject>('v1', kind, { fieldSelector: `metadata.name=${name}` })).items),
-    ),
   ]);
-
+  const namespaces = nsList.items.map(namespaceFacts);
   const objects = new Map<string, DistributedObject>();
-  for (const obj of objectLists.flat()) objects.set(`${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`, obj);
-  return {
-    distributions,
-    namespaces: nsList.items.map(namespaceFacts),
-    objects: [...objects.values()],
-  };
+  const keyOf = (kind: string, namespace: string | undefined, name: string | undefined) => `${kind}/${namespace}/${name}`;
+  for (const obj of copyLists.flat()) objects.set(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name), obj);
+
+  // Names some target namespace holds no copy of ours of: what else is there under that name?
+  const probe = new Map<string, { kind: DistributedKind; name: string }>();
+  for (const rd of distributions) {
+    const src = sourceResource(rd);
+    if (!src) continue;
+    const { targets } = targetNamespaces(rd, namespaces);
+    if (targets.some((ns) => !objects.has(keyOf(src.kind, ns, src.name)))) probe.set(`${src.kind}/${src.name}`, { kind: src.kind, name: src.name });
+  }
+  const probed = await Promise.all(
+    [...probe.values()].map(async ({ kind, name }) => asDistributed(kind, (await kube.list<KubeObject>('v1', kind, { fieldSelector: `metadata.name=${name}` })).items)),
+  );
+  for (const obj of probed.flat()) objects.set(keyOf(obj.kind, obj.metadata.namespace, obj.metadata.name), obj);
+  return { distributions, namespaces, objects: [...objects.values()] };
 }
