@@ -1,5 +1,5 @@
 // One measured invocation, in its own process so its peak RSS is the reconciler's alone.
-//   tsx bench/reconcile-run.ts <kubeconfig> <mode: full|observe>
+//   node <bundle of this file> <kubeconfig> <mode: full|observe|idle>   (bench/reconcile.ts bundles it)
 // Prints one JSON line: wall ms, API calls, writes planned/applied, peak RSS.
 import { KubeHttp } from '../src/kube/http.js';
 import { loadKubeConfig } from '../src/kube/node-client.js';
@@ -10,7 +10,10 @@ const [kubeconfig = '', mode = 'full'] = process.argv.slice(2);
 const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
 const started = performance.now();
 let out: Record<string, unknown>;
-if (mode === 'observe') {
+if (mode === 'idle') {
+  // Memory floor: the bundle loaded and a client made, nothing listed.
+  out = { apiCalls: 0, writes: 0, applied: 0 };
+} else if (mode === 'observe') {
   // The floor: the LISTs a resync cannot avoid, and nothing else.
   await resourceDistributionReconciler.observe(kube, { kind: 'all' });
   out = { apiCalls: kube.calls, writes: 0, applied: 0 };

@@ -3,7 +3,10 @@
 // with the bare LISTs (observe only) as the baseline measured in the same run.
 // Uses its own control plane ("bench"), stopped at the end. Loopback only; bounded.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { REPO_ROOT, startControlPlane, stopControlPlane } from '../test/cluster/control-plane.js';
 import { KubeHttp, type KubeObject } from '../src/kube/http.js';
 import { loadKubeConfig } from '../src/kube/node-client.js';
@@ -23,8 +26,15 @@ async function inParallel<T>(items: T[], limit: number, fn: (t: T) => Promise<un
   }));
 }
 
-function measure(kubeconfig: string, mode: 'full' | 'observe'): Record<string, number | string | boolean> {
-  const out = execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['bench/reconcile-run.ts', kubeconfig, mode], { cwd: REPO_ROOT, maxBuffer: 16 << 20 }).toString();
+// The measured invocation runs as a bundle under plain node, as the reconcile Lambda does.
+const RUNNER = join(mkdtempSync(join(tmpdir(), 'ks-bench-')), 'reconcile-run.mjs');
+await build({
+  entryPoints: [join(REPO_ROOT, 'bench', 'reconcile-run.ts')], outfile: RUNNER, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
+  banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" },
+});
+
+function measure(kubeconfig: string, mode: 'full' | 'observe' | 'idle'): Record<string, number | string | boolean> {
+  const out = execFileSync(process.execPath, [RUNNER, kubeconfig, mode], { cwd: REPO_ROOT, maxBuffer: 16 << 20 }).toString();
   return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number | string | boolean>;
 }
 
@@ -54,6 +64,7 @@ try {
     spec: { containers: [{ name: 'app', image: 'nginx:alpine' }] } }).catch(() => undefined));
   log(`${PODS} pods in ${Date.now() - t} ms`);
 
+  const idle = measure(cp.kubeconfig, 'idle');
   const floor1 = measure(cp.kubeconfig, 'observe');
   const full = measure(cp.kubeconfig, 'full');
   const floor2 = measure(cp.kubeconfig, 'observe');
@@ -61,13 +72,13 @@ try {
   const floorMs = Math.min(Number(floor1.wallMs), Number(floor2.wallMs));
   const row = (label: string, m: Record<string, unknown>) =>
     `${label.padEnd(22)} ${Number(m.wallMs).toFixed(0).padStart(8)} ms ${String(m.apiCalls).padStart(7)} calls ${String(m.writes).padStart(6)} writes ${String(m.applied).padStart(6)} applied ${Number(m.peakRssMb).toFixed(0).padStart(5)} MB  ${(Number(m.wallMs) / floorMs).toFixed(2)}× floor`;
-  console.log(`cluster: ${NAMESPACES} namespaces, ${DISTRIBUTIONS} ResourceDistributions, ${PODS} pods`);
+  console.log(`cluster: ${NAMESPACES} namespaces, ${DISTRIBUTIONS} ResourceDistributions, ${PODS} pods; process memory floor (bundle loaded, idle): ${Number(idle.peakRssMb).toFixed(0)} MB`);
   console.log(row('observe only (floor)', floor1));
   console.log(row('full resync', full));
   console.log(row('observe only (again)', floor2));
   console.log(row('no-op resync', noop));
   console.log('targets: no-op resync makes O(kinds) calls and writes nothing; full resync < 10 s and < 256 MB');
-  console.log(`BENCH_JSON ${JSON.stringify({ scenario: 'reconcile', namespaces: NAMESPACES, distributions: DISTRIBUTIONS, pods: PODS, floor: [floor1, floor2], full, noop })}`);
+  console.log(`BENCH_JSON ${JSON.stringify({ scenario: 'reconcile', namespaces: NAMESPACES, distributions: DISTRIBUTIONS, pods: PODS, idle, floor: [floor1, floor2], full, noop })}`);
 } finally {
   kube.close();
   stopControlPlane('bench', true);

@@ -149,3 +149,23 @@ describe('kubeSourceFromEnv', () => {
     expect(() => kubeSourceFromEnv({ KS_EKS_CLUSTER: 'prod', AWS_REGION: 'us-east-1' })).toThrow('missing: KS_EKS_ENDPOINT, KS_EKS_CA_DATA');
   });
 });
+
+describe('edge push after a scheduled resync', () => {
+  it('pushes after a scheduled event and reports it, but not after an ObjectChanged event', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'lambda');
+    const scheduled = JSON.parse(readFileSync(join(dir, 'scheduled-event.json'), 'utf8')) as unknown;
+    const changed = JSON.parse(readFileSync(join(dir, 'object-changed-event.json'), 'utf8')) as { detail: Record<string, unknown> };
+    let pushes = 0;
+    const reconciler = { kind: String(changed.detail.kind), apiVersion: String(changed.detail.apiVersion), observe: async () => ({}), decide: () => ({ writes: [], status: [], events: [] }) };
+    const handler = makeReconcileHandler({
+      reconcilers: [reconciler], clusterId: String(changed.detail.clusterId),
+      run: async (r) => ({ reconciler: r.kind, acted: true, dryRun: false, plan: { writes: [], status: [], events: [] }, applied: 0, conflicts: 0, failed: [], apiCalls: 1, durationMs: 1 }),
+      afterResync: async () => { pushes += 1; return ['namespaces: patch 0/3']; },
+    });
+    expect(await handler(scheduled)).toMatchObject({ ok: true, trigger: 'schedule', pushed: ['namespaces: patch 0/3'] });
+    expect((await handler(changed)).pushed).toBeUndefined();
+    expect(pushes).toBe(1);
+  });
+});

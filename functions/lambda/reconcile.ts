@@ -21,6 +21,8 @@ export type ReconcileDeps = {
   run: (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
   clusterId: string;
   log?: (line: string) => void;
+  /** After a scheduled (full) resync: push the state webhooks read to the edge. */
+  afterResync?: () => Promise<string[]>;
 };
 
 export type RunSummary = {
@@ -46,6 +48,8 @@ export type ReconcileSummary = {
   /** Why an event was ignored, or what is wrong with an invalid one. */
   message?: string;
   runs: RunSummary[];
+  /** After a scheduled resync: what was pushed to the edge (collection: mode changed/items). */
+  pushed?: string[];
 };
 
 export type ReconcileHandler = (event: unknown, context?: unknown) => Promise<ReconcileSummary>;
@@ -64,6 +68,13 @@ export function makeReconcileHandler(deps: ReconcileDeps): ReconcileHandler {
       // One at a time, in registry order, as the CLI does: a full resync should not burst the API server.
       for (const { reconciler, scope } of route.runs) runs.push(await runOne(deps.run, reconciler, scope));
       summary = { ...base, ok: runs.every((r) => !r.error && r.failed === 0), runs };
+      if (route.trigger === 'schedule' && deps.afterResync) {
+        try {
+          summary.pushed = await deps.afterResync();
+        } catch (e) {
+          summary = { ...summary, ok: false, message: `edge push failed: ${e instanceof Error ? e.message : String(e)}` };
+        }
+      }
       if (route.trigger === 'object-changed' && runs.length === 0) summary.message = `no reconciler for ${route.event.apiVersion} ${route.event.kind}`;
     }
     log(JSON.stringify(summary));
@@ -115,11 +126,21 @@ async function handlerFromEnv(env: Record<string, string | undefined>): Promise<
   // runReconciler releases the lease when done.
   const identity = `lambda-${env.AWS_LAMBDA_LOG_STREAM_NAME ?? process.pid}`;
   const log = (m: string) => console.log(m);
+  // KS_EDGE_URL + KS_SYNC_TOKEN: the edge (Worker) whose webhooks read pushed state.
+  const edge = env.KS_EDGE_URL && env.KS_SYNC_TOKEN ? { baseUrl: env.KS_EDGE_URL.replace(/\/$/, ''), clusterId, syncToken: env.KS_SYNC_TOKEN } : undefined;
+  const afterResync = edge
+    ? async () => {
+        const [{ pushCollections }, { stateCollections }] = await Promise.all([import('../../src/admission/push.js'), import('../../src/registry.js')]);
+        const k = await kube();
+        return (await pushCollections(edge, (v, kind) => k.list(v, kind), stateCollections())).map((p) => `${p.collection}: ${p.mode} ${p.changed}/${p.items}`);
+      }
+    : undefined;
   return makeReconcileHandler({
     reconcilers: reconcilers(),
     clusterId,
     log,
     run: async (reconciler, scope) => runReconciler(await kube(), reconciler, { scope, identity, log }),
+    ...(afterResync ? { afterResync } : {}),
   });
 }
 

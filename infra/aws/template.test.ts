@@ -75,7 +75,7 @@ describe('functions', () => {
 
   it('the reconciler is configured through the variables reconcile.ts reads', () => {
     const vars = Object.keys(template.Resources.ReconcileFunction!.Properties.Environment.Variables as object);
-    expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_EKS_CLUSTER', 'KS_EKS_ENDPOINT', 'KS_EKS_CA_DATA', 'KS_KUBECONFIG_SECRET_ARN']);
+    expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_EKS_CLUSTER', 'KS_EKS_ENDPOINT', 'KS_EKS_CA_DATA', 'KS_KUBECONFIG_SECRET_ARN', 'KS_EDGE_URL', 'KS_SYNC_TOKEN']);
     const src = readFileSync(join(ROOT, 'functions', 'lambda', 'reconcile.ts'), 'utf8');
     for (const v of vars) expect(src).toContain(v);
   });
