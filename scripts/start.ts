@@ -9,14 +9,14 @@
 //   --detach   only steps 1 and 3 without webhooks: install CRDs and return
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { REPO_ROOT, startControlPlane } from '../test/cluster/control-plane.js';
 import { ensurePki, issueServingCert } from '../test/cluster/pki.js';
 import { loadKubeConfig } from '../src/kube/node-client.js';
 import { KubeHttp } from '../src/kube/http.js';
 import { readCrdManifests } from '../src/kube/crd-manifests.js';
 import { newSecret } from '../src/admission/auth.js';
-import { pushCollections, type Fetch } from '../src/admission/push.js';
+import { pushCollections } from '../src/admission/push.js';
+import { fetchTrustingCa } from '../src/admission/ca-fetch.js';
 import { FEATURES, stateCollections, webhookEndpoints } from '../src/registry.js';
 import { renderClusterSide } from '../src/install/render.js';
 import { applyClusterSide } from '../src/install/apply.js';
@@ -56,8 +56,7 @@ const worker = await startLocalWorker({
   adminToken: dev.adminToken,
 });
 log(`edge (Worker under Miniflare) on ${worker.url}`);
-const agent = new Agent({ connect: { ca } });
-const edgeFetch: Fetch = (input, init) => undiciFetch(input, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
+const edgeFetch = fetchTrustingCa(ca);
 
 // Register the cluster (state lives only as long as this process; credentials are fresh each run).
 const created = await edgeFetch(`${worker.url}/admin/clusters`, {

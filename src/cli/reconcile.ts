@@ -5,14 +5,14 @@
 // With --edge-url (+ $KS_SYNC_TOKEN) every full resync also pushes webhook state to the edge.
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { Agent, fetch as undiciFetch } from 'undici';
 import type { KubeHttp } from '../kube/http.js';
 import { reconcilers } from '../reconcile/all.js';
 import { runReconciler } from '../reconcile/runner.js';
 import { runLoop } from '../reconcile/loop.js';
 import { formatPlan } from '../reconcile/plan-format.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
-import { pushCollections, type EdgeTarget, type Fetch } from '../admission/push.js';
+import { pushCollections, type EdgeTarget } from '../admission/push.js';
+import { fetchTrustingCa } from '../admission/ca-fetch.js';
 import { stateCollections } from '../registry.js';
 
 export type ReconcileOptions = {
@@ -37,8 +37,7 @@ export function summarize(r: RunReport, scope: Scope): string {
 }
 
 function edgeTarget(e: NonNullable<ReconcileOptions['edge']>): EdgeTarget {
-  const agent = e.caFile ? new Agent({ connect: { ca: readFileSync(e.caFile, 'utf8') } }) : undefined;
-  const fetch: Fetch = (input, init) => undiciFetch(input, { ...(init as object), ...(agent ? { dispatcher: agent } : {}) }) as unknown as Promise<Response>;
+  const fetch = fetchTrustingCa(e.caFile ? readFileSync(e.caFile, 'utf8') : undefined);
   return { baseUrl: e.url.replace(/\/$/, ''), clusterId: e.clusterId, syncToken: e.syncToken, fetch };
 }
 

@@ -3,9 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { inject } from 'vitest';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { issueServingCert } from '../../cluster/pki.js';
-import type { Fetch } from '../../../src/admission/push.js';
+import { fetchTrustingCa } from '../../../src/admission/ca-fetch.js';
 import '../provided.js';
 
 export function caPem(): string {
@@ -18,5 +17,4 @@ export function localServingCert(name = 'webhook'): { cert: string; key: string 
   return { cert: readFileSync(cert, 'utf8'), key: readFileSync(key, 'utf8') };
 }
 
-const agent = new Agent({ connect: { ca: caPem() } });
-export const trustingFetch: Fetch = (input, init) => undiciFetch(input, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
+export const trustingFetch = fetchTrustingCa(caPem());
