@@ -34,6 +34,8 @@ export async function startLocalWorker(opts: {
   adminToken?: string;
   /** Directory for Durable Object storage; in memory when unset. */
   persistDir?: string;
+  /** More environment bindings (vars and secrets). */
+  bindings?: Record<string, string>;
 }): Promise<LocalWorker> {
   const script = await bundleWorker(opts.entry);
   const mf = new Miniflare({
@@ -45,7 +47,7 @@ export async function startLocalWorker(opts: {
     port: opts.port ?? 0,
     ...(opts.tls ? { httpsCert: opts.tls.cert, httpsKey: opts.tls.key } : {}),
     durableObjects: { CLUSTERS: 'ClusterObject' },
-    bindings: opts.adminToken ? { ADMIN_TOKEN: opts.adminToken } : {},
+    bindings: { ...opts.bindings, ...(opts.adminToken ? { ADMIN_TOKEN: opts.adminToken } : {}) },
     ...(opts.persistDir ? { durableObjectsPersist: opts.persistDir } : {}),
   });
   const url = (await mf.ready).toString().replace(/\/$/, '');

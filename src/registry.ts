@@ -10,6 +10,11 @@ export type Feature = {
   name: string;
   handlers: { endpoint: string; handler: Omit<RegisteredHandler, 'feature'> }[];
   collections?: CollectionSpec[];
+  /**
+   * Kinds ("apiVersion/Kind") whose admitted changes are published as change events, so their
+   * reconciler runs promptly (the reconcilers themselves live in src/reconcile/all.ts).
+   */
+  changeKinds?: string[];
 };
 
 /** The production feature list. Features land with their issues (SidecarSet, WorkloadSpread, PUB, …). */
@@ -27,6 +32,11 @@ export function webhookEndpoints(features: readonly Feature[] = FEATURES): Webho
     ...template,
     handlers: features.flatMap((f) => f.handlers.filter((h) => h.endpoint === template.path).map((h) => ({ ...h.handler, feature: f.name }))),
   })).filter((e) => e.handlers.length > 0);
+}
+
+/** Every kind some feature wants change events for. */
+export function changeKinds(features: readonly Feature[] = FEATURES): Set<string> {
+  return new Set(features.flatMap((f) => f.changeKinds ?? []));
 }
 
 /** Every collection some feature reads, by name (a name declared twice must mean the same kind). */

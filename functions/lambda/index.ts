@@ -4,11 +4,10 @@
 import { handle } from 'hono/aws-lambda';
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { FEATURES, type Feature } from '../../src/registry.js';
+import { FEATURES, changeKinds, type Feature } from '../../src/registry.js';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { livePorts } from '../node/ports.js';
 import { EventBridgeSink } from '../../src/aws/change-events.js';
-import { reconcilers } from '../../src/reconcile/all.js';
 
 type LambdaHandler = ReturnType<typeof handle>;
 
@@ -24,7 +23,7 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
         ? {
             changes: {
               sink: new EventBridgeSink(new EventBridgeClient({}), { eventBusName: env.KS_EVENT_BUS_NAME }),
-              kinds: new Set(reconcilers().map((r) => `${r.apiVersion}/${r.kind}`)),
+              kinds: changeKinds(features),
               onError: (e: unknown) => console.error(`change event not published: ${String(e)}`),
             },
           }

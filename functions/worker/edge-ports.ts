@@ -7,6 +7,8 @@ import type { StateStore } from '../../src/admission/state-store.js';
 import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/admission/sync.js';
 import type { ClusterState, Snapshot, WebhookEndpoint } from '../../src/admission/types.js';
 import type { DurableObjectStub, Env } from './platform.js';
+import { PutEventsSink } from '../../src/aws/change-sink.js';
+import { fetchPutEvents } from '../../src/aws/eventbridge-fetch.js';
 
 export const CREDENTIALS_CACHE_MS = 5_000;
 export const COLLECTION_CACHE_MS = 1_000;
@@ -25,7 +27,17 @@ async function call<T>(stub: DurableObjectStub, method: string, path: string, bo
   return { status: res.status, value: (await res.json()) as T };
 }
 
-export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], now: () => number = Date.now): Promise<AppPorts> {
+/** The change-event port, when the Worker is given an EventBridge bus and credentials. */
+function changesPort(env: Env, kinds: ReadonlySet<string>): AppPorts['changes'] | undefined {
+  if (!env.KS_EVENT_BUS_NAME || !env.AWS_REGION || !env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY || kinds.size === 0) return undefined;
+  const transport = fetchPutEvents({
+    region: env.AWS_REGION, accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+    ...(env.KS_EVENTBRIDGE_ENDPOINT ? { endpoint: env.KS_EVENTBRIDGE_ENDPOINT } : {}),
+  });
+  return { sink: new PutEventsSink(transport, { eventBusName: env.KS_EVENT_BUS_NAME }), kinds, onError: (e) => console.error(`change event not published: ${String(e)}`) };
+}
+
+export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], now: () => number = Date.now, kinds: ReadonlySet<string> = new Set()): Promise<AppPorts> {
   const credCache = new Map<string, Cached<ClusterCredentials | undefined>>();
   const collCache = new Map<string, Cached<Snapshot | undefined>>();
 
@@ -88,11 +100,13 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], now: () 
     },
   };
 
+  const changes = changesPort(env, kinds);
   return {
     endpoints,
     registry,
     state,
     store,
+    ...(changes ? { changes } : {}),
     ...(env.ADMIN_TOKEN ? { admin: { tokenSha256: await sha256Hex(env.ADMIN_TOKEN), clusters } } : {}),
     now,
   };

@@ -27,4 +27,11 @@ export type Env = {
   CLUSTERS: DurableObjectNamespace;
   /** Bearer token of the admin API (a wrangler secret); the admin API is off without it. */
   ADMIN_TOKEN?: string;
+  /** Change events go to this EventBridge bus (with the AWS_* settings); off when unset. */
+  KS_EVENT_BUS_NAME?: string;
+  AWS_REGION?: string;
+  AWS_ACCESS_KEY_ID?: string;
+  AWS_SECRET_ACCESS_KEY?: string;
+  /** Tests only: an EventBridge stand-in on loopback. */
+  KS_EVENTBRIDGE_ENDPOINT?: string;
 };

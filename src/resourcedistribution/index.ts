@@ -4,7 +4,7 @@
 // which src/reconcile/all.ts imports.
 import type { AdmissionHandler } from '../admission/types.js';
 import type { Feature } from '../registry.js';
-import { RD_GROUP, RD_KIND } from './types.js';
+import { RD_API_VERSION, RD_GROUP, RD_KIND } from './types.js';
 import { validateResourceDistributionHandler } from './webhook.js';
 
 export const resourceDistributionFeature: Feature = {
@@ -18,6 +18,7 @@ export const resourceDistributionFeature: Feature = {
       },
     },
   ],
+  changeKinds: [`${RD_API_VERSION}/${RD_KIND}`],
 };
 
 export { validateResourceDistributionHandler } from './webhook.js';
