@@ -1,6 +1,7 @@
 // Applies the rendered cluster side (render.ts) with server-side apply, and removes it again.
 // Node only. Webhook configurations merge with what a managed platform added to them instead of
 // fighting it (kruise#2220): see carryForeignSelectors.
+import { createHash } from 'node:crypto';
 import { installCrds } from '../kube/crds.js';
 import { isNotFound } from '../kube/errors.js';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
@@ -50,10 +51,18 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
   for (const obj of objects) {
     if (obj.kind === 'CustomResourceDefinition') continue;
     const isWebhookConfig = WEBHOOK_CONFIGS.some((c) => c.kind === obj.kind);
-    const desired = isWebhookConfig ? carryForeignSelectors(obj, await getIfExists(kube, obj)) : obj;
-    await kube.apply(desired, FIELD_MANAGER);
+    const live = isWebhookConfig ? await getIfExists(kube, obj) : undefined;
+    const desired = isWebhookConfig ? withAppliedHash(carryForeignSelectors(obj, live)) : obj;
     const kept = isWebhookConfig ? foreignCount(obj, desired) : 0;
-    log(`applied ${obj.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name}${kept ? ` (kept ${kept} selector expressions added by others)` : ''}`);
+    const keptNote = kept ? ` (kept ${kept} selector expressions added by others)` : '';
+    // Nothing to change — the same desired state as last time, and nobody overwrote it: send
+    // nothing (older API servers record even a no-op apply as a write, so a re-run would churn).
+    if (live && annotation(live, APPLIED_HASH) === annotation(desired, APPLIED_HASH) && holds(live, desired)) {
+      log(`unchanged ${obj.kind} ${obj.metadata?.name}${keptNote}`);
+      continue;
+    }
+    await kube.apply(desired, FIELD_MANAGER);
+    log(`applied ${obj.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name}${keptNote}`);
   }
 
   for (const c of WEBHOOK_CONFIGS) {
@@ -62,6 +71,29 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
       log(`deleted ${c.kind} ${c.name} (no endpoints of that type)`);
     }
   }
+}
+
+const APPLIED_HASH = 'kruise-serverless.io/applied-hash';
+
+function annotation(obj: KubeObject, key: string): string | undefined {
+  return (obj.metadata?.annotations as Record<string, string> | undefined)?.[key];
+}
+
+/** Stamps the hash of what we are about to apply, so a removal (a field we stop setting) is seen as a change. */
+function withAppliedHash(obj: KubeObject): KubeObject {
+  const hash = createHash('sha256').update(JSON.stringify(obj)).digest('hex').slice(0, 16);
+  const annotations = { ...(obj.metadata?.annotations as Record<string, string> | undefined), [APPLIED_HASH]: hash };
+  return { ...obj, metadata: { ...obj.metadata, annotations } };
+}
+
+/** Whether `live` already has every field `want` sets, with the same values (lists: same items). */
+export function holds(live: unknown, want: unknown): boolean {
+  if (Array.isArray(want)) return Array.isArray(live) && live.length === want.length && want.every((w, i) => holds(live[i], w));
+  if (want && typeof want === 'object') {
+    if (!live || typeof live !== 'object' || Array.isArray(live)) return false;
+    return Object.entries(want).every(([k, v]) => holds((live as Record<string, unknown>)[k], v));
+  }
+  return live === want;
 }
 
 export type UninstallOptions = {
