@@ -119,5 +119,5 @@ try {
   console.log(`BENCH_JSON ${JSON.stringify({ scenario: 'reconcile', namespaces: NAMESPACES, distributions: DISTRIBUTIONS, pods: PODS, idle, floor: [floor1, floor2], full, noop, triggerLatencyMs: latencies, roundTripMs: roundTrips })}`);
 } finally {
   kube.close();
-  stopControlPlane('bench', true);
+  await stopControlPlane('bench', true);
 }

@@ -6,7 +6,7 @@ if (command === 'up') {
   const cp = await startControlPlane(name, (m) => console.error(m));
   console.log(cp.kubeconfig);
 } else if (command === 'down') {
-  console.error(stopControlPlane(name) ? `stopped control plane "${name}"` : `control plane "${name}" was not running`);
+  console.error((await stopControlPlane(name)) ? `stopped control plane "${name}"` : `control plane "${name}" was not running`);
 } else {
   console.error('usage: cli.ts up|down [name]');
   process.exit(2);

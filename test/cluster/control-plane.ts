@@ -144,7 +144,7 @@ export async function startControlPlane(name: string, log: (m: string) => void =
     log(`control plane "${name}" already running at ${existing.server}`);
     return { ...existing, pki };
   }
-  if (existing) stopPids(existing.pids);
+  if (existing) await stopPids(existing.pids);
 
   const bin = ensureBinaries();
   const ports = { etcd: await freePort(), etcdPeer: await freePort(), apiserver: await freePort() };
@@ -211,7 +211,7 @@ function readTokenOrCreate(dir: string): string {
   return token;
 }
 
-function stopPids(pids: Record<string, number>): void {
+async function stopPids(pids: Record<string, number>): Promise<void> {
   const order = ['scheduler', 'controllerManager', 'apiserver', 'etcd'];
   for (const key of [...order, ...Object.keys(pids).filter((k) => !order.includes(k))]) {
     const pid = pids[key];
@@ -224,7 +224,7 @@ function stopPids(pids: Record<string, number>): void {
   }
   const deadline = Date.now() + 10_000;
   for (const pid of Object.values(pids)) {
-    while (isAlive(pid) && Date.now() < deadline) execFileSync('sleep', ['0.1']);
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     if (isAlive(pid)) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -236,10 +236,10 @@ function stopPids(pids: Record<string, number>): void {
 }
 
 /** Stops the processes the named control plane started (by pid); keeps its PKI unless `purge`. */
-export function stopControlPlane(name: string, purge = false): boolean {
+export async function stopControlPlane(name: string, purge = false): Promise<boolean> {
   const dir = stateDir(name);
   const state = readState(dir);
-  if (state) stopPids(state.pids);
+  if (state) await stopPids(state.pids);
   rmSync(join(dir, 'state.json'), { force: true });
   if (purge) rmSync(dir, { recursive: true, force: true });
   return Boolean(state);

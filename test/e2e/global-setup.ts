@@ -19,7 +19,7 @@ export default async function setup(project: TestProject) {
   project.provide('kubeconfig', kubeconfig);
   project.provide('kubectl', join(binDir(), 'kubectl'));
   project.provide('caCert', cp?.pki.caCert ?? '');
-  return () => {
-    if (cp && !process.env.KS_KEEP_CLUSTER) stopControlPlane('test');
+  return async () => {
+    if (cp && !process.env.KS_KEEP_CLUSTER) await stopControlPlane('test');
   };
 }
