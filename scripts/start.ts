@@ -67,7 +67,7 @@ const creds = (await created.json()) as { webhookSecret: string; syncToken: stri
 
 // Webhooks read pushed state: push it once before they are registered.
 const edge = { baseUrl: worker.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, fetch: edgeFetch };
-for (const r of await pushCollections(edge, (v, k) => kube.list(v, k), stateCollections(FEATURES))) {
+for (const r of await pushCollections(edge, (v, k, o) => kube.list(v, k, o), stateCollections(FEATURES))) {
   log(`pushed ${r.collection}: ${r.mode}, ${r.changed}/${r.items} changed`);
 }
 

@@ -132,7 +132,7 @@ async function handlerFromEnv(env: Record<string, string | undefined>): Promise<
     ? async () => {
         const [{ pushCollections }, { stateCollections }] = await Promise.all([import('../../src/admission/push.js'), import('../../src/registry.js')]);
         const k = await kube();
-        return (await pushCollections(edge, (v, kind) => k.list(v, kind), stateCollections())).map((p) => `${p.collection}: ${p.mode} ${p.changed}/${p.items}`);
+        return (await pushCollections(edge, (v, kind, o) => k.list(v, kind, o), stateCollections())).map((p) => `${p.collection}: ${p.mode} ${p.changed}/${p.items}`);
       }
     : undefined;
   return makeReconcileHandler({

@@ -24,7 +24,7 @@ export const nodeSha256 = (text: string): string => createHash('sha256').update(
 
 export async function livePorts(cfg: LivePortsConfig): Promise<AppPorts & { kube: KubeHttp }> {
   const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(cfg.kubeconfigPath));
-  const live = new LiveClusterState((apiVersion, kind) => kube.list(apiVersion, kind), stateCollections(cfg.features));
+  const live = new LiveClusterState((apiVersion, kind, opts) => kube.list(apiVersion, kind, opts), stateCollections(cfg.features));
   const none = { collection: async () => undefined };
   return {
     kube,

@@ -1,8 +1,8 @@
 // Cluster state read live from the API server (Node and Lambda, which hold credentials): one
 // LIST per collection, cached for a short TTL so a burst of admissions costs one read.
-import type { CollectionSpec, ClusterState, Snapshot } from './types.js';
+import type { CollectionSpec, ClusterState, ListOptions, Snapshot } from './types.js';
 
-export type Lister = (apiVersion: string, kind: string) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;
+export type Lister = (apiVersion: string, kind: string, opts?: ListOptions) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;
 
 export class LiveClusterState implements ClusterState {
   private readonly cache = new Map<string, { snap: Promise<Snapshot>; until: number }>();
@@ -23,7 +23,7 @@ export class LiveClusterState implements ClusterState {
     const hit = this.cache.get(name);
     if (hit && hit.until > this.now()) return (await hit.snap) as Snapshot<T>;
     const observedAt = this.now();
-    const snap = this.list(spec.apiVersion, spec.kind).then((r) => ({
+    const snap = this.list(spec.apiVersion, spec.kind, spec.select).then((r) => ({
       items: spec.project ? r.items.map(spec.project) : r.items,
       resourceVersion: r.resourceVersion,
       observedAt,

@@ -36,7 +36,7 @@ function defaultProject(obj: Record<string, unknown>): Record<string, unknown> {
 
 export async function pushCollection(edge: EdgeTarget, list: Lister, spec: CollectionSpec, now: () => number = Date.now): Promise<PushResult> {
   const observedAt = now();
-  const live = await list(spec.apiVersion, spec.kind);
+  const live = await list(spec.apiVersion, spec.kind, spec.select);
   const project = spec.project ?? defaultProject;
   const items = live.items.map((o) => project(o) as SyncItem);
   for (let attempt = 0; ; attempt++) {

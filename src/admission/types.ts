@@ -63,11 +63,16 @@ export interface ClusterState {
   collection<T = unknown>(name: string): Promise<Snapshot<T> | undefined>;
 }
 
+/** Narrows a LIST (all namespaces unless `namespace`). */
+export type ListOptions = { namespace?: string; labelSelector?: string; fieldSelector?: string };
+
 /** A kind of object webhooks read, named for the sync API and the live reader. */
 export type CollectionSpec = {
   name: string;
   apiVersion: string;
   kind: string;
+  /** Only these objects of the kind (e.g. one ConfigMap by name). */
+  select?: ListOptions;
   /** Reduce each object to what webhooks need before it is pushed (keeps edge state small). */
   project?: (obj: Record<string, unknown>) => Record<string, unknown>;
 };

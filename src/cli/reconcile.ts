@@ -49,7 +49,7 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
   const edge = opts.edge ? edgeTarget(opts.edge) : undefined;
   const push = async () => {
     if (!edge) return;
-    for (const p of await pushCollections(edge, (v, k) => kube.list(v, k), stateCollections())) {
+    for (const p of await pushCollections(edge, (v, k, o) => kube.list(v, k, o), stateCollections())) {
       opts.log(`pushed ${p.collection} to the edge: ${p.mode}, ${p.changed}/${p.items} changed`);
     }
   };

@@ -88,7 +88,7 @@ describe('Worker (Miniflare over HTTPS) with pushed state', () => {
   });
 
   it('accepts pushed state from the cluster through the sync API', async () => {
-    const results = await pushCollections(edge, (v, k) => kube.list(v, k), [NAMESPACES]);
+    const results = await pushCollections(edge, (v, k, o) => kube.list(v, k, o), [NAMESPACES]);
     expect(results[0]).toMatchObject({ collection: 'namespaces', mode: 'replace' });
     expect(results[0]!.items).toBeGreaterThan(3);
   });
@@ -107,7 +107,7 @@ describe('Worker (Miniflare over HTTPS) with pushed state', () => {
 
   it('sees a label change after the next push', async () => {
     await kube.patch({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { metadata: { labels: { team: 'green' } } });
-    const [r] = await pushCollections(edge, (v, k) => kube.list(v, k), [NAMESPACES]);
+    const [r] = await pushCollections(edge, (v, k, o) => kube.list(v, k, o), [NAMESPACES]);
     // a diff, not a resend: other namespaces in the shared cluster may have changed too
     expect(r!.mode).toBe('patch');
     expect(r!.changed).toBeGreaterThanOrEqual(1);
@@ -171,7 +171,7 @@ describe('Node adapter (HTTPS, live reads)', () => {
 describe('every platform answers the same review the same way', () => {
   it('Worker, Node and Lambda produce the same patch', async () => {
     await kube.patch({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { metadata: { labels: { team: 'same' } } });
-    await pushCollections({ baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch }, (v, k) => kube.list(v, k), [NAMESPACES]);
+    await pushCollections({ baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch }, (v, k, o) => kube.list(v, k, o), [NAMESPACES]);
     await new Promise((r) => setTimeout(r, 1100));
     const secret = 'e'.repeat(64);
     const registryJson = JSON.stringify([{ clusterId: CLUSTER, webhookSecrets: [{ sha256: await sha256Hex(secret) }], syncTokens: [] }]);
