@@ -54,3 +54,30 @@ describe('change events', () => {
     expect(await send(body, verdict)).toEqual([]);
   });
 });
+
+describe('explain endpoints', () => {
+  async function explainApp() {
+    return buildApp({
+      endpoints: [],
+      registry: { credentials: async (id) => (id === 'c1' ? { clusterId: 'c1', webhookSecrets: [{ sha256: await sha256Hex('s') }], syncTokens: [] } : undefined) },
+      state: () => ({ collection: async () => undefined }),
+      explainers: { echo: async (body, _state, ctx) => ({ status: 200, body: { got: body, clusterId: ctx.clusterId } }) },
+    });
+  }
+
+  it.each([
+    ['the right secret', '/clusters/c1/s/explain/echo', 200],
+    ['a wrong secret', '/clusters/c1/x/explain/echo', 404],
+    ['an unknown explainer', '/clusters/c1/s/explain/nope', 404],
+    ['an unknown cluster', '/clusters/c2/s/explain/echo', 404],
+  ])('%s → %i', async (_n, path, status) => {
+    const res = await (await explainApp()).request(path, { method: 'POST', body: JSON.stringify({ kind: 'Pod' }) });
+    expect(res.status).toBe(status);
+    if (status === 200) expect(await res.json()).toEqual({ got: { kind: 'Pod' }, clusterId: 'c1' });
+  });
+
+  it('answers 400 to a body that is not JSON', async () => {
+    const res = await (await explainApp()).request('/clusters/c1/s/explain/echo', { method: 'POST', body: '{' });
+    expect(res.status).toBe(400);
+  });
+});

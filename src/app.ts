@@ -1,5 +1,6 @@
 // The platform-neutral HTTP app. Platforms (functions/) bind the ports and hand it requests.
 //   POST /clusters/:clusterId/:secret/:endpoint     admission webhooks (path-secret auth)
+//   POST /clusters/:clusterId/:secret/explain/:name  what a feature would do with an object, and why
 //   GET  /clusters/:clusterId/sync                  pushed state summary        (sync token)
 //   GET  /clusters/:clusterId/sync/:collection      the edge's item versions    (sync token)
 //   PUT  /clusters/:clusterId/sync/:collection      push a replace or a patch   (sync token)
@@ -24,7 +25,7 @@ import {
 import { COLLECTION_NAME, parseSyncPayload } from './admission/sync.js';
 import type { StateStore } from './admission/state-store.js';
 import type { Admitted } from './admission/dispatch.js';
-import type { ChangeEvent, ChangeSink, ClusterState, WebhookEndpoint } from './admission/types.js';
+import type { ChangeEvent, ChangeSink, ClusterState, Explainer, WebhookEndpoint } from './admission/types.js';
 
 export type CredentialRotation = { credential: 'webhookSecrets' | 'syncTokens'; sha256: string; now: number; overlapMs: number };
 
@@ -54,6 +55,8 @@ export type AppPorts = {
   now?: () => number;
   /** How secrets are hashed (defaults to Web Crypto). */
   hash?: Hasher;
+  /** Explain endpoints, by name. */
+  explainers?: Record<string, Explainer>;
   /** Publish a change event when an object of one of `kinds` ("apiVersion/Kind") is admitted. */
   changes?: { sink: ChangeSink; kinds: ReadonlySet<string>; onError?: (e: unknown) => void };
 };
@@ -100,6 +103,24 @@ export function buildApp(ports: AppPorts): Hono {
         // no execution context outside Workers: the promise simply runs on
       }
     }
+    return c.json(answer.body as object, answer.status as 200 | 400);
+  });
+
+  app.post('/clusters/:clusterId/:secret/explain/:name', async (c) => {
+    const { clusterId, secret, name } = c.req.param();
+    const t = now();
+    const creds = isClusterId(clusterId) ? await ports.registry.credentials(clusterId) : undefined;
+    const explain = ports.explainers?.[name];
+    if (!(await verifySecret(secret, creds?.webhookSecrets, t, hash)) || !explain) return c.json(NOT_FOUND, 404);
+    const length = Number(c.req.header('content-length') ?? '0');
+    if (length > MAX_REVIEW_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_REVIEW_BYTES}` }, 400);
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ error: 'body is not valid JSON' }, 400);
+    }
+    const answer = await explain(body, ports.state(clusterId), { clusterId, now: t });
     return c.json(answer.body as object, answer.status as 200 | 400);
   });
 

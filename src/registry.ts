@@ -3,7 +3,7 @@
 // the same endpoint: it is the order handlers run in (SEMANTICS.md §6: WorkloadSpread, then
 // SidecarSet, then PUB on pod CREATE).
 import { ENDPOINT_CATALOG } from './admission/endpoints.js';
-import type { CollectionSpec, RegisteredHandler, WebhookEndpoint } from './admission/types.js';
+import type { CollectionSpec, Explainer, RegisteredHandler, WebhookEndpoint } from './admission/types.js';
 import { resourceDistributionFeature } from './resourcedistribution/index.js';
 
 export type Feature = {
@@ -15,6 +15,8 @@ export type Feature = {
    * reconciler runs promptly (the reconcilers themselves live in src/reconcile/all.ts).
    */
   changeKinds?: string[];
+  /** Served at /clusters/<id>/<secret>/explain/<name>. */
+  explainers?: Record<string, Explainer>;
 };
 
 /** The production feature list. Features land with their issues (SidecarSet, WorkloadSpread, PUB, …). */
@@ -32,6 +34,18 @@ export function webhookEndpoints(features: readonly Feature[] = FEATURES): Webho
     ...template,
     handlers: features.flatMap((f) => f.handlers.filter((h) => h.endpoint === template.path).map((h) => ({ ...h.handler, feature: f.name }))),
   })).filter((e) => e.handlers.length > 0);
+}
+
+/** Every explainer, by name (names must be unique across features). */
+export function featureExplainers(features: readonly Feature[] = FEATURES): Record<string, Explainer> {
+  const out: Record<string, Explainer> = {};
+  for (const f of features) {
+    for (const [name, explain] of Object.entries(f.explainers ?? {})) {
+      if (out[name]) throw new Error(`explainer "${name}" is registered twice`);
+      out[name] = explain;
+    }
+  }
+  return out;
 }
 
 /** Every kind some feature wants change events for. */

@@ -6,7 +6,7 @@ import { registryFromJson } from '../../src/admission/file-registry.js';
 import { LiveClusterState } from '../../src/admission/live-state.js';
 import { KubeHttp } from '../../src/kube/http.js';
 import { loadKubeConfig } from '../../src/kube/node-client.js';
-import { stateCollections, webhookEndpoints, type Feature } from '../../src/registry.js';
+import { featureExplainers, stateCollections, webhookEndpoints, type Feature } from '../../src/registry.js';
 
 export type LivePortsConfig = {
   /** JSON array of ClusterCredentials. */
@@ -29,6 +29,7 @@ export async function livePorts(cfg: LivePortsConfig): Promise<AppPorts & { kube
   return {
     kube,
     endpoints: webhookEndpoints(cfg.features),
+    explainers: featureExplainers(cfg.features),
     registry: registryFromJson(cfg.registryJson),
     state: (clusterId) => (clusterId === cfg.clusterId ? live : none),
     hash: nodeSha256,

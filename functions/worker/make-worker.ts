@@ -2,7 +2,7 @@
 // tests may add their own). The app is built once per isolate.
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { changeKinds, webhookEndpoints, type Feature } from '../../src/registry.js';
+import { changeKinds, featureExplainers, webhookEndpoints, type Feature } from '../../src/registry.js';
 import { edgePorts } from './edge-ports.js';
 import type { Env } from './platform.js';
 
@@ -10,7 +10,8 @@ export function makeWorker(features: readonly Feature[]) {
   let app: Promise<Hono> | undefined;
   return {
     async fetch(request: Request, env: Env): Promise<Response> {
-      app ??= edgePorts(env, webhookEndpoints(features), Date.now, changeKinds(features)).then(buildApp);
+      app ??= edgePorts(env, webhookEndpoints(features), Date.now, changeKinds(features))
+        .then((ports) => buildApp({ ...ports, explainers: featureExplainers(features) }));
       return (await app).fetch(request);
     },
   };

@@ -166,3 +166,10 @@ export type ChangeEvent = {
 export interface ChangeSink {
   publish(events: readonly ChangeEvent[]): Promise<void>;
 }
+
+/**
+ * Answers "what would this feature do with this object, and why" without admitting anything
+ * (e.g. which SidecarSets would be injected into a pod). Served next to the webhooks, with the
+ * same path-secret authentication.
+ */
+export type Explainer = (body: unknown, state: ClusterState, ctx: { clusterId: string; now: number }) => Promise<{ status: number; body: unknown }>;
