@@ -22,7 +22,8 @@ export const resourceDistributionFeature: Feature = {
 };
 
 export { validateResourceDistributionHandler } from './webhook.js';
-export { formatFieldErrors, resourceDistributionWarnings, validateResourceDistribution, type FieldError } from './validate.js';
+export { formatFieldErrors, type FieldError } from '../kube/field-errors.js';
+export { resourceDistributionWarnings, validateResourceDistribution } from './validate.js';
 export { targetNamespaces, type TargetResult } from './targets.js';
 export { matchesLabelSelector } from './match-labels.js';
 export * from './types.js';

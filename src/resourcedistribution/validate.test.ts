@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceDistribution } from './types.js';
-import { formatFieldError, formatFieldErrors, resourceDistributionWarnings, validateResourceDistribution, type FieldError } from './validate.js';
+import { formatFieldError, formatFieldErrors, type FieldError } from '../kube/field-errors.js';
+import { resourceDistributionWarnings, validateResourceDistribution } from './validate.js';
 
 type Spec = { resource?: unknown; targets?: unknown };
 const cm = (over: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'game-demo' }, data: { color: 'blue' }, ...over });

@@ -5,16 +5,9 @@
 // OpenKruise also dry-runs a create of the resource; we cannot from the edge, so the checks a
 // dry run would fail on for these two kinds are made here (name, keys, base64, resourceVersion).
 // Pure and Web-only: the Worker runs this.
+import type { FieldError } from '../kube/field-errors.js';
 import { selectorProblems, type LabelSelector } from './match-labels.js';
 import { isDistributedKind, type ResourceDistribution } from './types.js';
-
-export type FieldError = {
-  /** Path to the field, e.g. `spec.targets.includedNamespaces.list[0].name`. */
-  field: string;
-  type: 'Invalid' | 'Required' | 'Forbidden';
-  detail: string;
-  value?: unknown;
-};
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -192,24 +185,4 @@ export function resourceDistributionWarnings(rd: ResourceDistribution): string[]
     return [`spec.resource.metadata.namespace ${JSON.stringify(meta.namespace)} is ignored: each copy goes into its target namespace`];
   }
   return [];
-}
-
-const TYPE_TEXT: Record<FieldError['type'], string> = { Invalid: 'Invalid value', Required: 'Required value', Forbidden: 'Forbidden' };
-
-function renderValue(v: unknown): string {
-  if (v === undefined || v === null) return 'null';
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
-}
-
-/** One error as Kubernetes' field.Error renders it: `spec.resource.kind: Invalid value: "Pod": …`. */
-export function formatFieldError(e: FieldError): string {
-  const body = e.type === 'Invalid' ? `${TYPE_TEXT[e.type]}: ${renderValue(e.value)}` : TYPE_TEXT[e.type];
-  return `${e.field}: ${body}${e.detail ? `: ${e.detail}` : ''}`;
-}
-
-/** A list as Kubernetes' aggregate error renders it: the one message, or `[e1, e2]` without repeats. */
-export function formatFieldErrors(errs: readonly FieldError[]): string {
-  const messages = [...new Set(errs.map(formatFieldError))];
-  return messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]`;
 }

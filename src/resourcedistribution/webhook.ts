@@ -3,7 +3,8 @@
 // aggregated field errors as the message. Web-only: the Worker runs this.
 import { allow, deny, type AdmissionHandler } from '../admission/types.js';
 import type { ResourceDistribution } from './types.js';
-import { formatFieldErrors, resourceDistributionWarnings, validateResourceDistribution } from './validate.js';
+import { formatFieldErrors } from '../kube/field-errors.js';
+import { resourceDistributionWarnings, validateResourceDistribution } from './validate.js';
 
 export const validateResourceDistributionHandler: AdmissionHandler<ResourceDistribution> = (req) => {
   const rd = req.object;

@@ -1,0 +1,72 @@
+// The cluster state the SidecarSet validating webhook reads (SEMANTICS.md §7), as collections the
+// reconcilers push to the edge (or the Node/Lambda entries list live). Each is projected down to
+// what the webhook uses, to keep edge state small.
+import type { CollectionSpec } from '../admission/types.js';
+import { KRUISE_CONFIGURATION, SIDECARSET_NAME_LABEL } from './types.js';
+
+export const SIDECARSETS_COLLECTION = 'sidecarsets';
+export const NAMESPACES_COLLECTION = 'namespaces';
+export const KRUISE_CONFIGURATION_COLLECTION = 'kruise-configuration';
+export const SIDECARSET_REVISIONS_COLLECTION = 'sidecarset-revisions';
+
+type Obj = Record<string, unknown>;
+const metaOf = (obj: Obj): Obj => (obj.metadata ?? {}) as Obj;
+
+/** Keeps only the named metadata fields (absent ones stay absent). */
+function pickMeta(obj: Obj, keys: readonly string[]): Obj {
+  const meta = metaOf(obj);
+  return Object.fromEntries(keys.filter((k) => meta[k] !== undefined).map((k) => [k, meta[k]]));
+}
+
+/** Every SidecarSet, whole except managedFields: conflicts compare containers, volumes and patches. */
+export const sidecarSetsCollection: CollectionSpec = {
+  name: SIDECARSETS_COLLECTION,
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'SidecarSet',
+  project: (obj) => {
+    const { managedFields: _drop, ...metadata } = metaOf(obj);
+    return { ...obj, metadata };
+  },
+};
+
+/** Namespace labels, for namespace/namespaceSelector overlap between SidecarSets. */
+export const namespacesCollection: CollectionSpec = {
+  name: NAMESPACES_COLLECTION,
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  project: (obj) => ({ metadata: pickMeta(obj, ['name', 'labels', 'resourceVersion']) }),
+};
+
+/**
+ * The kruise-configuration ConfigMap (patchPodMetadata whitelist). It is selected by name with a
+ * field selector, which both the pusher and the live reader pass to the LIST (so other ConfigMaps
+ * are not read); the namespace is not fixed here because the Kruise namespace is deployment
+ * configuration, so the handler picks the one in its Kruise namespace.
+ */
+export const kruiseConfigurationCollection: CollectionSpec = {
+  name: KRUISE_CONFIGURATION_COLLECTION,
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  select: { fieldSelector: `metadata.name=${KRUISE_CONFIGURATION}` },
+  project: (obj) => ({ metadata: pickMeta(obj, ['name', 'namespace', 'resourceVersion']), data: obj.data ?? {} }),
+};
+
+/** SidecarSet ControllerRevisions (labelled with their set's name), for injectionStrategy.revision. */
+export const sidecarSetRevisionsCollection: CollectionSpec = {
+  name: SIDECARSET_REVISIONS_COLLECTION,
+  apiVersion: 'apps/v1',
+  kind: 'ControllerRevision',
+  select: { labelSelector: SIDECARSET_NAME_LABEL },
+  project: (obj) => ({
+    metadata: pickMeta(obj, ['name', 'namespace', 'labels', 'annotations', 'resourceVersion', 'creationTimestamp']),
+    data: obj.data,
+    revision: obj.revision,
+  }),
+};
+
+export const sidecarSetCollections: readonly CollectionSpec[] = [
+  sidecarSetsCollection,
+  namespacesCollection,
+  kruiseConfigurationCollection,
+  sidecarSetRevisionsCollection,
+];

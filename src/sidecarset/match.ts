@@ -1,0 +1,215 @@
+// Which SidecarSets apply to a pod being created, and why or why not (SEMANTICS.md §2.4.1–2.4.2).
+// Pure: the namespace's labels come in as an argument, so the webhook, the explain endpoint and
+// the controller share this code. Web APIs only.
+import type { V1Pod } from '@kubernetes/client-node';
+import type { AdmissionInput } from '../admission/types.js';
+import type { SidecarSet } from './types.js';
+
+export type Labels = Readonly<Record<string, string>>;
+
+/** One SidecarSet's verdict for one pod. `error` is set when OpenKruise fails the whole request. */
+export type MatchResult = { set: string; matched: boolean; reason: string; error?: string };
+
+type LabelSelector = {
+  matchLabels?: Record<string, string> | null;
+  matchExpressions?: { key: string; operator: string; values?: string[] | null }[] | null;
+};
+type Requirement = { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values: readonly string[] };
+
+/**
+ * A label selector converted the way OpenKruise's ValidatedLabelSelectorAsSelector does it: a
+ * missing selector matches nothing, an empty one everything, and only an unknown operator is an
+ * error (keys and values are not re-validated).
+ */
+export type CompiledSelector =
+  | { kind: 'nothing' }
+  | { kind: 'everything' }
+  | { kind: 'requirements'; requirements: readonly Requirement[] }
+  | { kind: 'invalid'; error: string };
+
+const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
+
+export function compileSelector(sel: LabelSelector | null | undefined): CompiledSelector {
+  if (!sel) return { kind: 'nothing' };
+  const labels = Object.entries(sel.matchLabels ?? {});
+  const exprs = sel.matchExpressions ?? [];
+  if (labels.length + exprs.length === 0) return { kind: 'everything' };
+  const requirements: Requirement[] = labels.map(([key, v]) => ({ key, operator: 'In', values: [v] }));
+  for (const e of exprs) {
+    if (!OPERATORS.has(e.operator)) return { kind: 'invalid', error: `${JSON.stringify(e.operator)} is not a valid pod selector operator` };
+    requirements.push({ key: e.key, operator: e.operator as Requirement['operator'], values: e.values ?? [] });
+  }
+  return { kind: 'requirements', requirements };
+}
+
+export function selectorMatches(sel: CompiledSelector, labels: Labels = {}): boolean {
+  if (sel.kind === 'everything') return true;
+  if (sel.kind !== 'requirements') return false;
+  return sel.requirements.every((r) => {
+    const has = Object.prototype.hasOwnProperty.call(labels, r.key);
+    switch (r.operator) {
+      case 'In':
+        return has && r.values.includes(labels[r.key]!);
+      case 'NotIn':
+        return !has || !r.values.includes(labels[r.key]!);
+      case 'Exists':
+        return has;
+      case 'DoesNotExist':
+        return !has;
+    }
+  });
+}
+
+// ---- Pre-filter (§2.4.1) ----------------------------------------------------------------------
+
+/**
+ * Whether the pod webhook should look at SidecarSets at all: `true`, or why not. UPDATE passes
+ * OpenKruise's own pre-filter, but its update path never changes a pod (the availability check of
+ * its only SidecarControl is always false), so it is skipped here too.
+ */
+export function isInjectable(
+  pod: V1Pod,
+  req: Pick<AdmissionInput, 'operation' | 'subResource' | 'resource'>,
+): true | string {
+  if (req.subResource) return `subresource ${JSON.stringify(req.subResource)} requests are not injected`;
+  if (req.resource.resource !== 'pods') return `resource ${JSON.stringify(req.resource.resource)} is not pods`;
+  if (req.operation === 'UPDATE') return 'sidecars are only injected when a pod is created';
+  if (req.operation !== 'CREATE') return `operation ${req.operation} is not injected`;
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return `the pod is ${phase}`;
+  if (pod.metadata?.deletionTimestamp) return 'the pod is being deleted';
+  return true;
+}
+
+/** The pod's namespace as OpenKruise sees it: its own, else the request's, else "default". */
+export function podNamespace(pod: V1Pod, requestNamespace: string): string {
+  return pod.metadata?.namespace || requestNamespace || 'default';
+}
+
+// ---- Index (kruise#1546) ----------------------------------------------------------------------
+
+/** A SidecarSet with its selectors compiled once. */
+export type IndexedSidecarSet = {
+  readonly set: SidecarSet;
+  readonly selector: CompiledSelector;
+  readonly namespaceSelector?: CompiledSelector;
+};
+
+export type SidecarSetIndex = {
+  /** Sets bound to named namespaces (spec.namespace or a kubernetes.io/metadata.name selector). */
+  readonly byNamespace: ReadonlyMap<string, readonly IndexedSidecarSet[]>;
+  readonly clusterWide: readonly IndexedSidecarSet[];
+};
+
+const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+export function indexSidecarSet(set: SidecarSet): IndexedSidecarSet {
+  const nsSel = set.spec?.namespaceSelector;
+  return {
+    set,
+    selector: compileSelector(set.spec?.selector),
+    ...(nsSel ? { namespaceSelector: compileSelector(nsSel) } : {}),
+  };
+}
+
+/**
+ * The namespaces a set is indexed under, as OpenKruise's IndexSidecarSet: spec.namespace; else a
+ * namespaceSelector's matchLabels or first `In` expression on kubernetes.io/metadata.name;
+ * undefined means cluster-wide. (On Kubernetes < 1.21 namespaces lack that label, so such sets
+ * never match: §8.)
+ */
+export function indexedNamespaces(set: SidecarSet): string[] | undefined {
+  const spec = set.spec ?? {};
+  if (spec.namespace) return [spec.namespace];
+  const sel = spec.namespaceSelector;
+  if (sel) {
+    const v = sel.matchLabels?.[METADATA_NAME_LABEL];
+    if (v !== undefined) return [v];
+    for (const e of sel.matchExpressions ?? []) {
+      if (e.key === METADATA_NAME_LABEL && e.operator === 'In') return [...new Set(e.values ?? [])];
+    }
+  }
+  return undefined;
+}
+
+export function indexSidecarSets(sets: readonly SidecarSet[]): SidecarSetIndex {
+  const byNamespace = new Map<string, IndexedSidecarSet[]>();
+  const clusterWide: IndexedSidecarSet[] = [];
+  for (const set of sets) {
+    const entry = indexSidecarSet(set);
+    const namespaces = indexedNamespaces(set);
+    if (!namespaces) {
+      clusterWide.push(entry);
+      continue;
+    }
+    for (const ns of namespaces) {
+      const bucket = byNamespace.get(ns);
+      if (bucket) bucket.push(entry);
+      else byNamespace.set(ns, [entry]);
+    }
+  }
+  return { byNamespace, clusterWide };
+}
+
+/** The sets worth matching for a pod in `namespace`: its bucket, then the cluster-wide sets. */
+export function candidatesFor(index: SidecarSetIndex, namespace: string): IndexedSidecarSet[] {
+  return [...(index.byNamespace.get(namespace || 'default') ?? []), ...index.clusterWide];
+}
+
+// ---- Matching (§2.4.2) ------------------------------------------------------------------------
+
+/**
+ * A verdict for every given set, in order. `namespace` is the request namespace (the pod's own
+ * wins; empty means "default"). `nsLabels` are the labels of the pod's Namespace, or undefined when
+ * they are not known (OpenKruise: fetch failure ⇒ sets with a namespaceSelector do not match).
+ */
+export function matchSidecarSets(
+  pod: V1Pod,
+  namespace: string,
+  sets: readonly (SidecarSet | IndexedSidecarSet)[],
+  nsLabels: Labels | undefined,
+): MatchResult[] {
+  const ns = podNamespace(pod, namespace);
+  const podLabels = pod.metadata?.labels ?? {};
+  return sets.map((s) => matchOne(isIndexed(s) ? s : indexSidecarSet(s), ns, podLabels, nsLabels));
+}
+
+function isIndexed(s: SidecarSet | IndexedSidecarSet): s is IndexedSidecarSet {
+  return 'selector' in s && 'set' in s;
+}
+
+function matchOne(entry: IndexedSidecarSet, ns: string, podLabels: Labels, nsLabels: Labels | undefined): MatchResult {
+  const { set } = entry;
+  const name = set.metadata?.name ?? '';
+  const no = (reason: string): MatchResult => ({ set: name, matched: false, reason });
+  const spec = set.spec ?? {};
+  if (spec.injectionStrategy?.paused) return no('spec.injectionStrategy.paused is true');
+  if (spec.namespace && spec.namespace !== ns) {
+    return no(`spec.namespace is ${JSON.stringify(spec.namespace)} and the pod is in ${JSON.stringify(ns)}`);
+  }
+  const nsSel = entry.namespaceSelector;
+  if (nsSel) {
+    if (nsSel.kind === 'invalid') return no(`spec.namespaceSelector is invalid (${nsSel.error}), so it matches no namespace`);
+    if (!nsLabels) return no(`the labels of namespace ${JSON.stringify(ns)} are not known (namespace not found or not synced yet)`);
+    if (!selectorMatches(nsSel, nsLabels)) {
+      return no(`spec.namespaceSelector does not match the labels of namespace ${JSON.stringify(ns)}`);
+    }
+  }
+  const sel = entry.selector;
+  switch (sel.kind) {
+    case 'invalid':
+      return {
+        set: name,
+        matched: false,
+        reason: `spec.selector is invalid: ${sel.error}`,
+        error: `sidecarset ${JSON.stringify(name)}: spec.selector: ${sel.error}`,
+      };
+    case 'nothing':
+      return no('spec.selector is not set, so it matches no pod');
+    case 'everything':
+      return no('spec.selector is empty, which OpenKruise treats as matching no pod');
+    case 'requirements':
+      if (!selectorMatches(sel, podLabels)) return no("spec.selector does not match the pod's labels");
+  }
+  return { set: name, matched: true, reason: `spec.selector matches the pod's labels in namespace ${JSON.stringify(ns)}` };
+}
