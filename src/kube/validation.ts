@@ -10,7 +10,8 @@ export function maxLenError(length: number): string {
 /** validation.RegexError: `<msg> (e.g. 'a' or 'b', regex used for validation is '<fmt>')`. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join('or ')}regex used for validation is '${fmt}')`;
+  // Go appends "'x', " per example and " or " between them, hence the double spaces.
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
 export function inclusiveRangeError(lo: number, hi: number): string {

@@ -33,7 +33,7 @@ const messages = (s: SidecarSet, c: SidecarSetValidationContext = ctx()) => vali
 const revision = (name: string, labels: Record<string, string>, rev = 1, data: unknown = { spec: { containers: [] } }) =>
   ({ metadata: { name, namespace: 'kruise-system', labels }, revision: rev, data }) as unknown as V1ControllerRevision;
 
-const QUALIFIED = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')".replace(/ {2}or/g, ' or');
+const QUALIFIED = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const EMPTY_SELECTOR = 'v1.LabelSelector{MatchLabels:map[string]string{}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}';
 
 describe('validateSidecarSet', () => {
@@ -85,7 +85,7 @@ describe('validateSidecarSet', () => {
     ['an empty update selector', sc((s) => (s.updateStrategy.selector = {})),
       ['spec.updateStrategy.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is not valid for sidecarset.']],
     ['a malformed partition percentage', sc((s) => (s.updateStrategy.partition = 'x%')),
-      ["spec.updateStrategy.partition: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"x%\"}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%' or '93%', regex used for validation is '[0-9]+%')"]],
+      ["spec.updateStrategy.partition: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"x%\"}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"]],
     ['a negative maxUnavailable', sc((s) => (s.updateStrategy.maxUnavailable = -1)), ['spec.updateStrategy.maxUnavailable: Invalid value: -1: must be greater than or equal to 0']],
     ['both priority kinds', sc((s) => (s.updateStrategy.priorityStrategy = { orderPriority: [{ orderedKey: 'k' }], weightPriority: [{ weight: 1, matchSelector: { matchLabels: { a: 'b' } } }] })),
       ['spec.updateStrategy.priorityStrategy: Required value: only one of weightPriority and orderPriority can be used']],
@@ -140,9 +140,9 @@ describe('validateSidecarSet', () => {
     ['only an init container named test (OpenKruise placeholder quirk)', sc((s) => ((s.initContainers = [{ ...s.containers[0], name: 'test' }]), delete s.containers)),
       ['spec.initContainers[0].name: Duplicate value: "test"']],
     ['an invalid env name', sc((s) => (s.containers[0].env = [{ name: '1X', value: 'v' }])),
-      ["spec.containers[0].env[0].name: Invalid value: \"1X\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name' or 'MY_ENV.NAME' or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')"]],
+      ["spec.containers[0].env[0].name: Invalid value: \"1X\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')"]],
     ['an invalid container name', sc((s) => (s.containers[0].name = 'Side_car')),
-      ["spec.containers[0].name: Invalid value: \"Side_car\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name' or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]],
+      ["spec.containers[0].name: Invalid value: \"Side_car\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]],
     ['a startupProbe without successThreshold (not defaulted by OpenKruise)', sc((s) => (s.containers[0].startupProbe = { tcpSocket: { port: 80 } })),
       ['spec.containers[0].startupProbe.successThreshold: Invalid value: 0: must be 1']],
     ['requests above limits', sc((s) => (s.containers[0].resources = { limits: { cpu: '1' }, requests: { cpu: '2' } })),

@@ -8,7 +8,10 @@
 // set's annotations (so the hash annotations the webhook restores from), owned by the set, and its
 // `data` is the strategic merge patch
 //   {"spec":{"$patch":"replace","containers":…,"imagePullSecrets":…,"initContainers":…,"patchPodMetadata":…,"volumes":…}}
-// (absent fields as null), spelled as Go spells a map: keys sorted at every level.
+// (absent fields as null; containers and initContainers as Go's typed encoding leaves them,
+// go-json.ts), spelled as Go spells a map: keys sorted at every level. For the objects OpenKruise's
+// defaulting produces that is byte for byte what it stores, so revision names agree with its own.
+// Equality of revisions is decided on that spelling, not on the bytes the API server returns.
 import type { ObjectRef, Write } from '../../reconcile/types.js';
 import { encodeSidecarContainers, goJSON } from '../go-json.js';
 import { safeEncodeString } from '../hash.js';
