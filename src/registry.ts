@@ -3,6 +3,7 @@
 // the same endpoint: it is the order handlers run in (SEMANTICS.md §6: WorkloadSpread, then
 // SidecarSet, then PUB on pod CREATE).
 import { ENDPOINT_CATALOG } from './admission/endpoints.js';
+import type { LedgerKind } from './admission/ledger.js';
 import type { CollectionSpec, Explainer, RegisteredHandler, WebhookEndpoint } from './admission/types.js';
 import { resourceDistributionFeature } from './resourcedistribution/index.js';
 
@@ -17,6 +18,8 @@ export type Feature = {
   changeKinds?: string[];
   /** Served at /clusters/<id>/<secret>/explain/<name>. */
   explainers?: Record<string, Explainer>;
+  /** Strongly consistent budgets this feature keeps at the edge (src/admission/ledger.ts). */
+  ledgerKinds?: LedgerKind[];
 };
 
 /** The production feature list. Features land with their issues (SidecarSet, WorkloadSpread, PUB, …). */
@@ -66,4 +69,16 @@ export function stateCollections(features: readonly Feature[] = FEATURES): Colle
     }
   }
   return [...byName.values()];
+}
+
+/** Every ledger kind, by name (names must be unique across features). */
+export function ledgerKinds(features: readonly Feature[] = FEATURES): LedgerKind[] {
+  const out = new Map<string, LedgerKind>();
+  for (const f of features) {
+    for (const k of f.ledgerKinds ?? []) {
+      if (out.has(k.kind)) throw new Error(`ledger kind "${k.kind}" is registered twice`);
+      out.set(k.kind, k);
+    }
+  }
+  return [...out.values()];
 }

@@ -1,6 +1,7 @@
 // The admission framework's contracts. Features register handlers against webhook endpoints;
 // a handler is a pure function of the request and a read-only view of cluster state, and returns
 // a Verdict. The framework owns HTTP, AdmissionReview parsing, JSON Patch, fallbacks and auth.
+import type { Ledgers } from './ledger.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -61,6 +62,11 @@ export type Snapshot<T = unknown> = {
 export interface ClusterState {
   /** A named collection (see CollectionSpec), or undefined if never pushed for this cluster. */
   collection<T = unknown>(name: string): Promise<Snapshot<T> | undefined>;
+  /**
+   * The cluster's strongly consistent budgets (ledger.ts): one serialized authority per ledger.
+   * Undefined where the deployment has none; handlers then follow their declared fallback.
+   */
+  readonly ledgers?: Ledgers;
 }
 
 /** Narrows a LIST (all namespaces unless `namespace`). */
