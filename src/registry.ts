@@ -6,6 +6,7 @@ import { ENDPOINT_CATALOG } from './admission/endpoints.js';
 import type { LedgerKind } from './admission/ledger.js';
 import type { CollectionSpec, Explainer, RegisteredHandler, WebhookEndpoint } from './admission/types.js';
 import { resourceDistributionFeature } from './resourcedistribution/index.js';
+import { sidecarSetFeature } from './sidecarset/index.js';
 
 export type Feature = {
   name: string;
@@ -23,7 +24,7 @@ export type Feature = {
 };
 
 /** The production feature list. Features land with their issues (SidecarSet, WorkloadSpread, PUB, …). */
-export const FEATURES: readonly Feature[] = [resourceDistributionFeature];
+export const FEATURES: readonly Feature[] = [resourceDistributionFeature, sidecarSetFeature];
 
 /** The endpoints that have at least one handler, with handlers in feature order. */
 export function webhookEndpoints(features: readonly Feature[] = FEATURES): WebhookEndpoint[] {

@@ -105,7 +105,8 @@ export function podControllerRevision(pod: Pod, setName: string): string {
   return readHashEntries(pod.metadata.annotations, HASH_ANNOTATION).entries.get(setName)?.controllerRevision ?? '';
 }
 
-function encodeHashEntries(entries: ReadonlyMap<string, HashEntry>): string {
+/** A hash annotation's value: entries by set name, as Go writes the map. */
+export function encodeHashEntries(entries: ReadonlyMap<string, HashEntry>): string {
   const out: Record<string, unknown> = {};
   for (const [name, e] of entries) {
     const ts = e.updateTimestamp && timeOf(e.updateTimestamp) ? rfc3339(new Date(timeOf(e.updateTimestamp))) : e.updateTimestamp;

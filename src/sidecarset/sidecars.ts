@@ -1,0 +1,197 @@
+// Builds what one SidecarSet injects into a new pod (SEMANTICS.md §2.4.5, §2.4.7): its init
+// containers and containers with shared volume mounts, transferred env and IS_INJECTED, the volumes
+// and image pull secrets they need, and hot-upgrade pairs. Pure, Web APIs only.
+import { hotUpgradeContainerNames, isHotUpgradeContainer } from './controller/pod-state.js';
+import type { Container, EnvVar } from './controller/pod.js';
+import {
+  ENV_IS_INJECTED,
+  ENV_SIDECARSET_VERSION,
+  ENV_SIDECARSET_VERSION_ALT,
+  VERSION_ALT_ANNOTATION_PREFIX,
+  VERSION_ANNOTATION_PREFIX,
+  type SidecarContainer,
+  type SidecarSet,
+} from './types.js';
+
+type Obj = Record<string, unknown>;
+export type VolumeMount = { name: string; mountPath: string; subPathExpr?: string; [k: string]: unknown };
+export type Volume = { name: string; [k: string]: unknown };
+export type PodSpecLike = {
+  containers?: Container[];
+  initContainers?: Container[];
+  volumes?: Volume[];
+  imagePullSecrets?: { name?: string }[];
+  [k: string]: unknown;
+};
+export type PodMetaLike = { labels?: Record<string, string>; annotations?: Record<string, string> };
+
+/** An injected container and where it goes. */
+export type BuiltSidecar = { container: Container; policy: string };
+
+export type BuiltSet = {
+  initContainers: BuiltSidecar[];
+  containers: BuiltSidecar[];
+  volumes: Volume[];
+  imagePullSecrets: { name?: string }[];
+  /** Hot-upgrade annotations this set adds: version/versionalt per container, working pairs. */
+  versionAnnotations: Record<string, string>;
+  workingContainers: Record<string, string>;
+};
+
+const SIDECAR_ONLY_FIELDS = ['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'transferEnv'] as const;
+const SUBPATH_VAR = /\$\(([-._a-zA-Z][-._a-zA-Z0-9]*)\)/g;
+const LABEL_PATH = /^metadata\.labels\['(.*)'\]$/;
+const ANNOTATION_PATH = /^metadata\.annotations\['(.*)'\]$/;
+
+const envOf = (c: object): EnvVar[] => {
+  const env = (c as Obj).env;
+  return Array.isArray(env) ? (env as EnvVar[]) : [];
+};
+const mountsOf = (c: object): VolumeMount[] => {
+  const mounts = (c as Obj).volumeMounts;
+  return Array.isArray(mounts) ? (mounts as VolumeMount[]) : [];
+};
+
+/** IsInjectedSidecarContainerInPod: a container whose env says IS_INJECTED=true. */
+export function isInjectedSidecar(c: Container): boolean {
+  return envOf(c).some((e) => e.name === ENV_IS_INJECTED && e.value === 'true');
+}
+
+/** MergeEnvVar: `extra` entries whose names are not yet present, in order. */
+function mergeEnv(base: EnvVar[], extra: readonly EnvVar[]): EnvVar[] {
+  const names = new Set(base.map((e) => e.name));
+  const out = [...base];
+  for (const e of extra) {
+    if (names.has(e.name)) continue;
+    names.add(e.name);
+    out.push(e);
+  }
+  return out;
+}
+
+/** MergeVolumeMounts: `extra` mounts whose mountPath is not yet used. */
+function mergeMounts(base: VolumeMount[], extra: readonly VolumeMount[]): VolumeMount[] {
+  const paths = new Set(base.map((m) => m.mountPath));
+  const out = [...base];
+  for (const m of extra) {
+    if (paths.has(m.mountPath)) continue;
+    paths.add(m.mountPath);
+    out.push(m);
+  }
+  return out;
+}
+
+/**
+ * GetInjectedVolumeMountsAndEnvs: with shareVolumePolicy enabled, every mount of the pod's own
+ * containers (not of injected sidecars, never of init containers), plus the source container's
+ * env vars a mount's subPathExpr refers to.
+ */
+function sharedMountsAndEnv(sidecar: SidecarContainer, pod: PodSpecLike): { mounts: VolumeMount[]; env: EnvVar[] } {
+  if (sidecar.shareVolumePolicy?.type !== 'enabled') return { mounts: [], env: [] };
+  const mounts: VolumeMount[] = [];
+  const env: EnvVar[] = [];
+  for (const app of pod.containers ?? []) {
+    if (isInjectedSidecar(app)) continue;
+    for (const m of mountsOf(app)) {
+      mounts.push(m);
+      for (const [, name] of (m.subPathExpr ?? '').matchAll(SUBPATH_VAR)) {
+        const found = envOf(app).find((e) => e.name === name);
+        if (found) env.push(found);
+      }
+    }
+  }
+  return { mounts, env };
+}
+
+/** The source container named by transferEnv's sourceContainerNameFrom (undefined: unsupported path). */
+function sourceFromField(fieldPath: string, meta: PodMetaLike): string | undefined {
+  const label = LABEL_PATH.exec(fieldPath);
+  if (label) return meta.labels?.[label[1]!] ?? '';
+  const annotation = ANNOTATION_PATH.exec(fieldPath);
+  if (annotation) return meta.annotations?.[annotation[1]!] ?? '';
+  return undefined;
+}
+
+/** GetSidecarTransferEnvs: env vars copied whole from pod containers, names sorted per entry. */
+function transferredEnv(sidecar: SidecarContainer, pod: PodSpecLike, meta: PodMetaLike): EnvVar[] {
+  const byKey = new Map<string, EnvVar>();
+  for (const c of pod.containers ?? []) for (const e of envOf(c)) byKey.set(`${c.name}/${e.name}`, e);
+  const out: EnvVar[] = [];
+  for (const t of sidecar.transferEnv ?? []) {
+    let source = t.sourceContainerName ?? '';
+    const fieldPath = t.sourceContainerNameFrom?.fieldRef?.fieldPath;
+    if (t.sourceContainerNameFrom?.fieldRef) {
+      const named = sourceFromField(fieldPath ?? '', meta);
+      if (named === undefined) continue;
+      source = named;
+    }
+    const names = [...new Set([t.envName, ...(t.envNames ?? [])].filter((n): n is string => !!n))].sort();
+    for (const n of names) {
+      const found = byKey.get(`${source}/${n}`);
+      if (found) out.push(found);
+    }
+  }
+  return out;
+}
+
+/** The container as the pod gets it: a copy without the SidecarContainer-only fields. */
+function plainContainer(sidecar: SidecarContainer): Container {
+  const copy = structuredClone(sidecar) as unknown as Obj;
+  for (const f of SIDECAR_ONLY_FIELDS) delete copy[f];
+  return copy as Container;
+}
+
+/** One sidecar with shared mounts, IS_INJECTED and transferred env; queues the set volumes it mounts. */
+function prepare(sidecar: SidecarContainer, set: SidecarSet, pod: PodSpecLike, meta: PodMetaLike, volumes: Volume[]): Container {
+  const setVolumes = new Map((set.spec?.volumes ?? []).map((v) => [v.name, v as Volume]));
+  const shared = sharedMountsAndEnv(sidecar, pod);
+  const transfer = mergeEnv(transferredEnv(sidecar, pod, meta), shared.env);
+  const c = plainContainer(sidecar);
+  for (const m of mountsOf(c)) {
+    const v = setVolumes.get(m.name);
+    if (v) volumes.push(structuredClone(v));
+  }
+  c.volumeMounts = mergeMounts(mountsOf(c), shared.mounts);
+  // §8: appended even when the sidecar already defines IS_INJECTED, as OpenKruise does.
+  c.env = mergeEnv([...envOf(c), { name: ENV_IS_INJECTED, value: 'true' }], transfer);
+  return c;
+}
+
+const versionEnv = (name: string, container: string): EnvVar => ({
+  name,
+  valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${name === ENV_SIDECARSET_VERSION ? VERSION_ANNOTATION_PREFIX : VERSION_ALT_ANNOTATION_PREFIX}${container}']` } },
+});
+
+/** §2.4.7: S → S-1 (the image) and S-2 (hotUpgradeEmptyImage), each told its version by env. */
+function hotUpgradePair(prepared: Container, sidecar: SidecarContainer, built: BuiltSet): Container[] {
+  const [one, two] = hotUpgradeContainerNames(sidecar.name);
+  const pair = [
+    { ...structuredClone(prepared), name: one, image: prepared.image },
+    { ...structuredClone(prepared), name: two, image: sidecar.upgradeStrategy?.hotUpgradeEmptyImage ?? '' },
+  ];
+  for (const c of pair) c.env = [...envOf(c), versionEnv(ENV_SIDECARSET_VERSION, c.name), versionEnv(ENV_SIDECARSET_VERSION_ALT, c.name)];
+  Object.assign(built.versionAnnotations, {
+    [VERSION_ANNOTATION_PREFIX + one]: '1',
+    [VERSION_ALT_ANNOTATION_PREFIX + one]: '0',
+    [VERSION_ANNOTATION_PREFIX + two]: '0',
+    [VERSION_ALT_ANNOTATION_PREFIX + two]: '1',
+  });
+  built.workingContainers[sidecar.name] = one;
+  return pair;
+}
+
+/** Everything one SidecarSet injects into the pod being created. */
+export function buildSidecars(set: SidecarSet, pod: PodSpecLike, meta: PodMetaLike): BuiltSet {
+  const built: BuiltSet = { initContainers: [], containers: [], volumes: [], imagePullSecrets: [], versionAnnotations: {}, workingContainers: {} };
+  for (const init of set.spec?.initContainers ?? []) {
+    built.initContainers.push({ container: prepare(init, set, pod, meta, built.volumes), policy: init.podInjectPolicy ?? '' });
+  }
+  built.imagePullSecrets.push(...(set.spec?.imagePullSecrets ?? []));
+  for (const sidecar of set.spec?.containers ?? []) {
+    const prepared = prepare(sidecar, set, pod, meta, built.volumes);
+    const policy = sidecar.podInjectPolicy ?? '';
+    const containers = isHotUpgradeContainer(sidecar) ? hotUpgradePair(prepared, sidecar, built) : [prepared];
+    for (const container of containers) built.containers.push({ container, policy });
+  }
+  return built;
+}
