@@ -4,6 +4,8 @@
 //   GET  /clusters/:clusterId/sync                  pushed state summary        (sync token)
 //   GET  /clusters/:clusterId/sync/:collection      the edge's item versions    (sync token)
 //   PUT  /clusters/:clusterId/sync/:collection      push a replace or a patch   (sync token)
+//   POST /clusters/:clusterId/ledgers/:kind/:namespace/:name/:op
+//                                                   one ledger operation        (sync token)
 //   POST /admin/clusters                            register a cluster          (admin token)
 //   POST /admin/clusters/:clusterId/rotate          rotate a credential         (admin token)
 //   DELETE /admin/clusters/:clusterId               forget a cluster            (admin token)
@@ -23,6 +25,8 @@ import {
   type Hasher,
 } from './admission/auth.js';
 import { COLLECTION_NAME, parseSyncPayload } from './admission/sync.js';
+import type { Ledgers } from './admission/ledger.js';
+import { MAX_LEDGER_BODY_BYTES, answerLedgerOp, parseLedgerBody, parseLedgerParams } from './admission/ledger-http.js';
 import type { StateStore } from './admission/state-store.js';
 import type { Admitted } from './admission/dispatch.js';
 import type { ChangeEvent, ChangeSink, ClusterState, Explainer, WebhookEndpoint } from './admission/types.js';
@@ -50,6 +54,11 @@ export type AppPorts = {
   state: (clusterId: string) => ClusterState;
   /** Enables the sync API: where pushed state is written. */
   store?: (clusterId: string) => StateStore;
+  /**
+   * Enables the ledger route: the cluster's ledger authority, the same one `state(clusterId).ledgers`
+   * is (undefined: none for this cluster here).
+   */
+  ledgers?: (clusterId: string) => Ledgers | undefined;
   /** Enables the admin API. */
   admin?: { tokenSha256: string; clusters: ClusterAdmin };
   now?: () => number;
@@ -124,12 +133,18 @@ export function buildApp(ports: AppPorts): Hono {
     return c.json(answer.body as object, answer.status as 200 | 400);
   });
 
-  const syncAuth = async (c: Context): Promise<StateStore | undefined> => {
+  /** The cluster id, if the request carries one of its sync tokens. */
+  const syncClusterId = async (c: Context): Promise<string | undefined> => {
     const clusterId = c.req.param('clusterId') ?? '';
-    if (!ports.store || !isClusterId(clusterId)) return undefined;
+    if (!isClusterId(clusterId)) return undefined;
     const creds = await ports.registry.credentials(clusterId);
     const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', creds?.syncTokens, now(), hash);
-    return ok ? ports.store(clusterId) : undefined;
+    return ok ? clusterId : undefined;
+  };
+
+  const syncAuth = async (c: Context): Promise<StateStore | undefined> => {
+    const clusterId = ports.store && (await syncClusterId(c));
+    return clusterId ? ports.store?.(clusterId) : undefined;
   };
 
   app.get('/clusters/:clusterId/sync', async (c) => {
@@ -162,6 +177,21 @@ export function buildApp(ports: AppPorts): Hono {
     if (typeof payload === 'string') return c.json({ error: payload }, 400);
     const result = await store.sync(name, payload);
     return result.ok ? c.json(result.meta) : c.json({ error: result.message }, result.status);
+  });
+
+  app.post('/clusters/:clusterId/ledgers/:kind/:namespace/:name/:op', async (c) => {
+    const clusterId = ports.ledgers && (await syncClusterId(c));
+    if (!clusterId) return c.json(NOT_FOUND, 404);
+    const ledgers = ports.ledgers?.(clusterId);
+    if (!ledgers) return c.json({ error: `this deployment keeps no ledgers for cluster "${clusterId}"` }, 501);
+    const target = parseLedgerParams(c.req.param());
+    if (typeof target === 'string') return c.json({ error: target }, 400);
+    const length = Number(c.req.header('content-length') ?? '0');
+    if (length > MAX_LEDGER_BODY_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_LEDGER_BODY_BYTES}` }, 400);
+    const body = parseLedgerBody(await c.req.text());
+    if (typeof body === 'string') return c.json({ error: body }, 400);
+    const answer = await answerLedgerOp(ledgers, target.ref, target.op, body.req);
+    return c.json(answer.body, answer.status);
   });
 
   const adminAuth = async (c: Context): Promise<ClusterAdmin | undefined> => {

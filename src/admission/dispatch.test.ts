@@ -290,6 +290,13 @@ describe('admit: state needs', () => {
     expect(response.status).toMatchObject({ code: 503, reason: 'ServiceUnavailable', status: 'Failure', message: expect.stringMatching(message) });
   });
 
+  it('handlers see the cluster\'s ledgers through the state they are given', async () => {
+    const ledgers = { apply: async <R,>() => 'granted' as R };
+    const h = vi.fn<AdmissionHandler<Pod>>(async (_req, s) => deny(429, String(await s.ledgers?.apply({ kind: 'B', namespace: 'default', name: 'b' }, 'take', {}))));
+    const { response } = await run(endpoint('validating', [handler('pub', h, { needs: needs('deny') })]), reviewBody(), { state: { ...stateOf({ pods: snap(0) }), ledgers } });
+    expect(response.status?.message).toBe('granted');
+  });
+
   it('a skipped handler does not stop the chain', async () => {
     const ep = endpoint('mutating', [handler('ws', addLabel('ws'), { needs: needs('allow') }), handler('label', addLabel('x'))]);
     const { response } = await run(ep);

@@ -243,10 +243,11 @@ async function within<T>(work: () => T | Promise<T>, ms: number): Promise<Raced<
   }
 }
 
-/** One read per collection per request: the gate and the handler see the same snapshot. */
+/** One read per collection per request: the gate and the handler see the same snapshot. Ledgers pass through. */
 function memoized(state: ClusterState): ClusterState {
   const reads = new Map<string, Promise<Snapshot | undefined>>();
   return {
+    ...(state.ledgers ? { ledgers: state.ledgers } : {}),
     collection<T>(name: string): Promise<Snapshot<T> | undefined> {
       let read = reads.get(name);
       if (!read) {

@@ -4,7 +4,7 @@
 // pure reducers, `(state, request, now) → { result, next }`; the authority loads the state, calls
 // the reducer and stores `next` before answering, so two requests never read the same state.
 //
-// Webhook handlers reach ledgers through ClusterState.ledger; reconcilers through the sync API
+// Webhook handlers reach ledgers through ClusterState.ledgers; reconcilers through the sync API
 // (POST /clusters/:id/ledgers/:kind/:namespace/:name/:op, sync token), with ops such as "resync"
 // (replace the authority's view with what the controller observed) and "read".
 
@@ -20,7 +20,10 @@ export type LedgerReducer<S = unknown, Req = unknown, R = unknown> = (state: S |
 /** A feature's ledger kind: its operations by name. */
 export type LedgerKind = { kind: string; ops: Record<string, LedgerReducer> };
 
-/** Identifies one ledger within a cluster. */
+/**
+ * Identifies one ledger within a cluster. `namespace` is '' for a cluster-scoped ledger, as in
+ * AdmissionInput (the sync API writes it "_" in URLs: ledger-http.ts).
+ */
 export type LedgerRef = { kind: string; namespace: string; name: string };
 
 /** The serialized authority, as handlers and the sync API see it. */
@@ -38,7 +41,9 @@ export class UnknownLedgerOpError extends Error {
 
 /** Finds the reducer for `op` of `kind`, or throws UnknownLedgerOpError. */
 export function ledgerReducer(kinds: readonly LedgerKind[], kind: string, op: string): LedgerReducer {
-  const reducer = kinds.find((k) => k.kind === kind)?.ops[op];
+  const ops = kinds.find((k) => k.kind === kind)?.ops;
+  // Own properties only: op names come from URLs, and "constructor" is not an operation.
+  const reducer = ops && Object.hasOwn(ops, op) ? ops[op] : undefined;
   if (!reducer) throw new UnknownLedgerOpError(kind, op);
   return reducer;
 }
@@ -61,13 +66,15 @@ export class MemoryLedgers implements Ledgers {
     private readonly now: () => number = Date.now,
   ) {}
 
-  apply<R = unknown>(ref: LedgerRef, op: string, req: unknown): Promise<R> {
+  // async: an unknown op rejects like every other failure instead of throwing at the call.
+  async apply<R = unknown>(ref: LedgerRef, op: string, req: unknown): Promise<R> {
     const reducer = ledgerReducer(this.kinds, ref.kind, op);
     const key = ledgerKey(ref);
+    // Stored states and results are copies, as over the wire: no caller holds a reference into a state.
     const run = async (): Promise<R> => {
       const step = reducer(this.states.get(key), req, this.now());
       if (step.next !== undefined) this.states.set(key, structuredClone(step.next));
-      return step.result as R;
+      return structuredClone(step.result) as R;
     };
     const prev = this.tails.get(key) ?? Promise.resolve();
     const result = prev.then(run, run);
