@@ -1,0 +1,86 @@
+// The budget check (SEMANTICS.md §4.4 rules 5–9), run inside the PUB's ledger so that concurrent
+// disruptions are decided one after the other against the same count: no read-modify-write race
+// and none of OpenKruise's conflict retries. Rules 1–4 (annotation, no-protect, readiness, the PUB
+// exists) are the handler's, from the admitted pod; an eviction carries no pod, so the ledger's
+// own pod facts stand in for it. Pure.
+import { isPending, pendingCount, withRefusal, type PubBudgetState } from './budget-state.js';
+import { exhaustedMessage, MAX_PENDING_PODS, mapTooBigMessage, type PubOperation } from './types.js';
+
+/** How long after its last resync a budget is still trusted; older ⇒ every check is refused. */
+export const PUB_STALE_AFTER_MS = 3 * 60_000;
+
+export type PubCheckRequest = {
+  /** The PUB's name (the ledger's), for messages when the ledger holds nothing yet. */
+  pub: string;
+  pod: string;
+  operation: PubOperation;
+  /** Decide without spending or recording (the request's dryRun). */
+  dryRun: boolean;
+  /** Judge rules 1–3 by the ledger's pod facts (evictions) instead of trusting the caller. */
+  podFromLedger?: boolean;
+};
+
+export type PubAllowReason =
+  | 'pod-unprotected'
+  | 'pod-unavailable'
+  | 'nothing-desired'
+  | 'operation-unprotected'
+  | 'already-pending'
+  | 'spent';
+
+export type PubDenyReason = 'exhausted' | 'too-many-pending' | 'unknown-budget' | 'stale-budget' | 'unknown-pod';
+
+export type PubCheckResult =
+  | { allowed: true; why: PubAllowReason; unavailableAllowed?: number }
+  | { allowed: false; why: PubDenyReason; message: string };
+
+export function unknownBudgetMessage(pub: string): string {
+  return `podunavailablebudget "${pub}": its budget is not known yet (the PodUnavailableBudget controller has not synced it); retry shortly`;
+}
+
+export function staleBudgetMessage(pub: string, ageMs: number): string {
+  return `podunavailablebudget "${pub}": its budget was last synced ${Math.round(ageMs / 1000)}s ago (limit ${PUB_STALE_AFTER_MS / 1000}s); the PodUnavailableBudget controller is not running or cannot reach the cluster; retry shortly`;
+}
+
+export function unknownPodMessage(pub: string, pod: string): string {
+  return `podunavailablebudget "${pub}": pod "${pod}" has not been observed by the PodUnavailableBudget controller yet; retry shortly`;
+}
+
+type Step = { result: PubCheckResult; next?: PubBudgetState };
+
+const allowed = (why: PubAllowReason, unavailableAllowed?: number): Step => ({
+  result: { allowed: true, why, ...(unavailableAllowed === undefined ? {} : { unavailableAllowed }) },
+});
+
+export function checkBudget(state: PubBudgetState | undefined, req: PubCheckRequest, now: number): Step {
+  if (!state) return { result: { allowed: false, why: 'unknown-budget', message: unknownBudgetMessage(req.pub) } };
+  const age = now - state.resyncedAt;
+  if (age > PUB_STALE_AFTER_MS) return { result: { allowed: false, why: 'stale-budget', message: staleBudgetMessage(state.pub, age) } };
+
+  if (req.podFromLedger) {
+    const fact = state.pods[req.pod];
+    if (fact === undefined && !isPending(state, req.pod)) {
+      return { result: { allowed: false, why: 'unknown-pod', message: unknownPodMessage(state.pub, req.pod) } };
+    }
+    if (fact === 'unprotected') return allowed('pod-unprotected');
+    if (fact === 'unavailable') return allowed('pod-unavailable');
+  }
+  if (state.desiredAvailable === 0) return allowed('nothing-desired');
+  if (!state.protectOperations.includes(req.operation)) return allowed('operation-unprotected');
+  if (isPending(state, req.pod)) return allowed('already-pending');
+
+  const refuse = (why: 'exhausted' | 'too-many-pending', message: string): Step => ({
+    result: { allowed: false, why, message },
+    ...(req.dryRun ? {} : { next: withRefusal(state, req.pod, req.operation, message, now) }),
+  });
+  if (state.unavailableAllowed <= 0) return refuse('exhausted', exhaustedMessage(state.pub));
+  if (pendingCount(state) > MAX_PENDING_PODS) return refuse('too-many-pending', mapTooBigMessage(state.pub));
+
+  const left = state.unavailableAllowed - 1;
+  if (req.dryRun) return allowed('spent', left);
+  const next: PubBudgetState =
+    req.operation === 'UPDATE'
+      ? { ...state, unavailableAllowed: left, unavailablePods: { ...state.unavailablePods, [req.pod]: now } }
+      : { ...state, unavailableAllowed: left, disruptedPods: { ...state.disruptedPods, [req.pod]: now } };
+  return { ...allowed('spent', left), next };
+}

@@ -1,0 +1,23 @@
+// The PUB ledger kind: one serialized authority per PodUnavailableBudget (src/admission/ledger.ts)
+// holds its budget. Operations:
+//   check   (webhooks)    PubCheckRequest  → PubCheckResult      spend or refuse (check.ts)
+//   resync  (controller)  PubResyncRequest → PubResyncResult     new allowance (resync.ts)
+//   read    (controller)  undefined        → PubBudgetState | null
+// Ref: { kind: 'pub', namespace: <PUB namespace>, name: <PUB name> }.
+import type { LedgerKind, LedgerReducer, LedgerRef } from '../admission/ledger.js';
+import type { PubBudgetState } from './budget-state.js';
+import { checkBudget, type PubCheckRequest } from './check.js';
+import { resyncBudget, type PubResyncRequest } from './resync.js';
+
+export const PUB_LEDGER_KIND = 'pub';
+
+export const pubLedgerRef = (namespace: string, name: string): LedgerRef => ({ kind: PUB_LEDGER_KIND, namespace, name });
+
+const check: LedgerReducer<PubBudgetState, PubCheckRequest> = (state, req, now) => checkBudget(state, req, now);
+const resync: LedgerReducer<PubBudgetState, PubResyncRequest> = (state, req, now) => resyncBudget(state, req, now);
+const read: LedgerReducer<PubBudgetState, unknown, PubBudgetState | null> = (state) => ({ result: state ?? null });
+
+export const pubLedgerKind: LedgerKind = {
+  kind: PUB_LEDGER_KIND,
+  ops: { check, resync, read } as Record<string, LedgerReducer>,
+};

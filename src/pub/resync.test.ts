@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { resyncBudget } from './resync.js';
+import { budget, facts, resyncReq } from './test-builders.js';
+
+describe('resyncBudget', () => {
+  it('computes the allowance from the observation (maxUnavailable 2 of 10)', () => {
+    const { next } = resyncBudget(undefined, resyncReq(facts(10), 8), 1_000);
+    expect(next).toMatchObject({ currentAvailable: 10, unavailableAllowed: 2, resyncedAt: 1_000, disruptedPods: {} });
+  });
+
+  it('never goes below zero', () => {
+    expect(resyncBudget(undefined, resyncReq(facts(5, { x: 'unavailable' }), 8), 0).next.unavailableAllowed).toBe(0);
+  });
+
+  it.each([
+    ['pod still available, recent: kept and not counted', 'available', 1_000, true, 1],
+    ['pod still available after 20 s: expired', 'available', 21_000, false, 2],
+    ['pod gone: counted by the observation', undefined, 1_000, false, 1],
+    ['pod unavailable: counted by the observation', 'unavailable', 1_000, false, 1],
+  ] as const)('disrupted %s', (_name, fact, now, kept, allowed) => {
+    const pods = facts(9, fact ? { victim: fact } : {});
+    const state = budget({ disruptedPods: { victim: 0 } });
+    const { next, result } = resyncBudget(state, resyncReq(pods, 8), now);
+    expect('victim' in next.disruptedPods).toBe(kept);
+    expect(next.unavailableAllowed).toBe(allowed);
+    expect(result.expired.disrupted).toEqual(now > 20_000 && fact === 'available' ? ['victim'] : []);
+  });
+
+  it('expires in-place updates after 10 s', () => {
+    const state = budget({ unavailablePods: { 'pod-1': 0, 'pod-2': 5_000 } });
+    const { next, result } = resyncBudget(state, resyncReq(facts(10), 8), 12_000);
+    expect(next.unavailablePods).toEqual({ 'pod-2': 5_000 });
+    expect(result.expired.unavailable).toEqual(['pod-1']);
+    expect(next.unavailableAllowed).toBe(1);
+  });
+
+  it('keeps checks admitted after the LIST, so they are not counted twice', () => {
+    // LIST saw 10 available; meanwhile two deletions were allowed; the resync must not re-grant them.
+    const state = budget({ unavailableAllowed: 0, disruptedPods: { 'pod-1': 900, 'pod-2': 950 } });
+    const { next } = resyncBudget(state, resyncReq(facts(10), 8, { observedAt: 800 }), 1_000);
+    expect(next.unavailableAllowed).toBe(0);
+    expect(next.currentAvailable).toBe(8);
+  });
+
+  it('hands over refusals and clears them', () => {
+    const refusals = { 'pod-3': { operation: 'EVICT' as const, count: 4, firstAt: 1, lastAt: 2, message: 'm' } };
+    const { next, result } = resyncBudget(budget({ refusals }), resyncReq(facts(10), 8), 0);
+    expect(result.refusals).toEqual(refusals);
+    expect(next.refusals).toEqual({});
+  });
+
+  it('a recreated PUB (new uid) starts afresh', () => {
+    const state = budget({ uid: 'old', disruptedPods: { 'pod-1': 0 } });
+    expect(resyncBudget(state, resyncReq(facts(10), 8), 1).next.disruptedPods).toEqual({});
+  });
+});

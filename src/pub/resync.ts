@@ -1,0 +1,82 @@
+// The controller's resync of a PUB's ledger (SEMANTICS.md §4.5): replace the allowance with one
+// computed from what the controller observed, keeping the disruptions the observation cannot
+// reflect yet. It runs inside the ledger, so checks admitted between the controller's LIST and
+// this resync are neither lost nor counted twice. Pure.
+import type { PodFact, PubBudgetState, Refusal } from './budget-state.js';
+import type { PubOperation } from './types.js';
+
+/** A disruption the controller has not seen happen after this long never happened (OpenKruise: 20 s). */
+export const DISRUPTED_POD_TIMEOUT_MS = 20_000;
+/** An in-place update the controller has not seen take effect after this long is forgotten (10 s). */
+export const UNAVAILABLE_POD_TIMEOUT_MS = 10_000;
+
+export type PubResyncRequest = {
+  pub: string;
+  uid: string;
+  generation: number;
+  desiredAvailable: number;
+  totalReplicas: number;
+  protectOperations: PubOperation[];
+  /** Every pod of the PUB the controller saw (active or not), by name. */
+  pods: Record<string, PodFact>;
+  /** When the controller listed the pods (its clock, ms). */
+  observedAt: number;
+};
+
+export type PubResyncResult = {
+  state: PubBudgetState;
+  /** Entries dropped because their disruption never showed up (OpenKruise's `NotDeleted`). */
+  expired: { disrupted: string[]; unavailable: string[] };
+  /** Refusals since the previous resync, for the controller's Events (cleared by this resync). */
+  refusals: Record<string, Refusal>;
+};
+
+/**
+ * Which pending entries stay: a pod the observation shows unavailable or gone is accounted for by
+ * the observation itself (it "really went away"); one still shown available is kept until its
+ * timeout, since the disruption may simply not have reached the LIST yet.
+ */
+function keepPending(
+  entries: Record<string, number>,
+  pods: Record<string, PodFact>,
+  now: number,
+  timeoutMs: number,
+): { kept: Record<string, number>; expired: string[] } {
+  const kept: Record<string, number> = {};
+  const expired: string[] = [];
+  for (const [pod, at] of Object.entries(entries)) {
+    if (pods[pod] !== 'available') continue;
+    if (now - at > timeoutMs) expired.push(pod);
+    else kept[pod] = at;
+  }
+  return { kept, expired: expired.sort() };
+}
+
+export function resyncBudget(state: PubBudgetState | undefined, req: PubResyncRequest, now: number): { result: PubResyncResult; next: PubBudgetState } {
+  const prev = state && state.uid === req.uid ? state : undefined;
+  const disrupted = keepPending(prev?.disruptedPods ?? {}, req.pods, now, DISRUPTED_POD_TIMEOUT_MS);
+  const unavailable = keepPending(prev?.unavailablePods ?? {}, req.pods, now, UNAVAILABLE_POD_TIMEOUT_MS);
+  const currentAvailable = Object.entries(req.pods).filter(
+    ([pod, fact]) => fact === 'available' && !(pod in disrupted.kept) && !(pod in unavailable.kept),
+  ).length;
+  const next: PubBudgetState = {
+    pub: req.pub,
+    uid: req.uid,
+    generation: req.generation,
+    desiredAvailable: req.desiredAvailable,
+    totalReplicas: req.totalReplicas,
+    currentAvailable,
+    unavailableAllowed: Math.max(0, currentAvailable - req.desiredAvailable),
+    protectOperations: [...req.protectOperations],
+    pods: { ...req.pods },
+    disruptedPods: disrupted.kept,
+    unavailablePods: unavailable.kept,
+    resyncedAt: now,
+    observedAt: req.observedAt,
+    refusals: {},
+  };
+  return {
+    result: { state: next, expired: { disrupted: disrupted.expired, unavailable: unavailable.expired }, refusals: prev?.refusals ?? {} },
+    next,
+  };
+}
