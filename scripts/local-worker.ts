@@ -46,7 +46,8 @@ export async function startLocalWorker(opts: {
     host: '127.0.0.1',
     port: opts.port ?? 0,
     ...(opts.tls ? { httpsCert: opts.tls.cert, httpsKey: opts.tls.key } : {}),
-    durableObjects: { CLUSTERS: 'ClusterObject' },
+    // The entry must export both classes (functions/worker/index.ts does; so do the test entries).
+    durableObjects: { CLUSTERS: 'ClusterObject', LEDGERS: { className: 'LedgerObject', useSQLite: true } },
     bindings: { ...opts.bindings, ...(opts.adminToken ? { ADMIN_TOKEN: opts.adminToken } : {}) },
     ...(opts.persistDir ? { durableObjectsPersist: opts.persistDir } : {}),
   });

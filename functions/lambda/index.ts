@@ -1,24 +1,31 @@
 // AWS Lambda (function URL or API Gateway): the same app, reading the cluster live.
 //   KS_CLUSTER_ID, KS_CLUSTERS_JSON (registry JSON), KUBECONFIG (path, e.g. from a layer or /tmp),
 //   KS_EVENT_BUS_NAME (optional: publish change events for reconciled kinds to this EventBridge bus)
+//   KS_EDGE_URL + KS_SYNC_TOKEN (optional: the edge whose ledgers hold this cluster's budgets)
+// Concurrent Lambda instances share no memory, so budgets are never kept here: with an edge they
+// are the edge's ledgers; without one there are none, and handlers follow their declared fallback.
 import { handle } from 'hono/aws-lambda';
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
 import { FEATURES, changeKinds, type Feature } from '../../src/registry.js';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { livePorts } from '../node/ports.js';
+import { remoteLedgers } from '../../src/admission/ledger-client.js';
+import { edgeFromEnv, livePorts } from '../node/ports.js';
 import { EventBridgeSink } from '../../src/aws/change-events.js';
 
 type LambdaHandler = ReturnType<typeof handle>;
 
 export function makeLambdaHandler(features: readonly Feature[], env: Record<string, string | undefined> = process.env): LambdaHandler {
   let app: Promise<Hono> | undefined;
+  const clusterId = env.KS_CLUSTER_ID ?? '';
+  const edge = edgeFromEnv(env, clusterId);
   const handler: LambdaHandler = async (event, context) => {
     app ??= livePorts({
-      clusterId: env.KS_CLUSTER_ID ?? '',
+      clusterId,
       registryJson: env.KS_CLUSTERS_JSON ?? '[]',
       kubeconfigPath: env.KUBECONFIG,
       features,
+      ...(edge ? { ledgers: remoteLedgers(edge) } : {}),
       ...(env.KS_EVENT_BUS_NAME
         ? {
             changes: {

@@ -1,9 +1,13 @@
 // Node and Lambda bind the app's ports the same way: credentials from a JSON registry, state
-// read live from the cluster in the kubeconfig (one cluster per process).
+// read live from the cluster in the kubeconfig (one cluster per process). Ledgers differ, so each
+// entry passes its own: see server.ts and lambda/index.ts.
 import { createHash } from 'node:crypto';
 import type { AppPorts } from '../../src/app.js';
 import { registryFromJson } from '../../src/admission/file-registry.js';
+import type { Ledgers } from '../../src/admission/ledger.js';
 import { LiveClusterState } from '../../src/admission/live-state.js';
+import type { EdgeTarget } from '../../src/admission/push.js';
+import type { ClusterState } from '../../src/admission/types.js';
 import { KubeHttp } from '../../src/kube/http.js';
 import { loadKubeConfig } from '../../src/kube/node-client.js';
 import { featureExplainers, stateCollections, webhookEndpoints, type Feature } from '../../src/registry.js';
@@ -17,7 +21,14 @@ export type LivePortsConfig = {
   features: readonly Feature[];
   /** Where to publish change events for reconciled kinds, if anywhere. */
   changes?: AppPorts['changes'];
+  /** The ledger authority for `clusterId`; without one, handlers follow their declared fallback. */
+  ledgers?: Ledgers;
 };
+
+/** KS_EDGE_URL + KS_SYNC_TOKEN: the edge (Worker) that holds this cluster's ledgers. */
+export function edgeFromEnv(env: Record<string, string | undefined>, clusterId: string): EdgeTarget | undefined {
+  return env.KS_EDGE_URL && env.KS_SYNC_TOKEN ? { baseUrl: env.KS_EDGE_URL.replace(/\/$/, ''), clusterId, syncToken: env.KS_SYNC_TOKEN } : undefined;
+}
 
 /** node:crypto's SHA-256: ~1.5 µs against ~40 µs for Web Crypto on Node 20. */
 export const nodeSha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -25,13 +36,15 @@ export const nodeSha256 = (text: string): string => createHash('sha256').update(
 export async function livePorts(cfg: LivePortsConfig): Promise<AppPorts & { kube: KubeHttp }> {
   const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(cfg.kubeconfigPath));
   const live = new LiveClusterState((apiVersion, kind, opts) => kube.list(apiVersion, kind, opts), stateCollections(cfg.features));
-  const none = { collection: async () => undefined };
+  const ours: ClusterState = { collection: (name) => live.collection(name), ...(cfg.ledgers ? { ledgers: cfg.ledgers } : {}) };
+  const none: ClusterState = { collection: async () => undefined };
   return {
     kube,
     endpoints: webhookEndpoints(cfg.features),
     explainers: featureExplainers(cfg.features),
     registry: registryFromJson(cfg.registryJson),
-    state: (clusterId) => (clusterId === cfg.clusterId ? live : none),
+    state: (clusterId) => (clusterId === cfg.clusterId ? ours : none),
+    ...(cfg.ledgers ? { ledgers: (clusterId: string) => (clusterId === cfg.clusterId ? cfg.ledgers : undefined) } : {}),
     hash: nodeSha256,
     ...(cfg.changes ? { changes: cfg.changes } : {}),
   };

@@ -1,12 +1,19 @@
 // The app on Node over HTTPS (in-cluster or self-hosted), reading the cluster live.
 //   KS_CLUSTER_ID, KS_CLUSTERS_FILE (registry JSON), KS_TLS_CERT, KS_TLS_KEY, KS_PORT (8443),
-//   KUBECONFIG (or in-cluster service account)
+//   KUBECONFIG (or in-cluster service account),
+//   KS_EDGE_URL + KS_SYNC_TOKEN (optional: use that edge's ledgers)
+// Ledgers (budgets) are kept in this process, which is their one authority: right for a single
+// replica. Several replicas would each grant the whole budget, so they must share the edge's
+// ledgers instead (KS_EDGE_URL + KS_SYNC_TOKEN).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { serve, type ServerType } from '@hono/node-server';
 import { buildApp } from '../../src/app.js';
-import { FEATURES, type Feature } from '../../src/registry.js';
-import { livePorts } from './ports.js';
+import { MemoryLedgers } from '../../src/admission/ledger.js';
+import { remoteLedgers } from '../../src/admission/ledger-client.js';
+import type { EdgeTarget } from '../../src/admission/push.js';
+import { FEATURES, ledgerKinds, type Feature } from '../../src/registry.js';
+import { edgeFromEnv, livePorts } from './ports.js';
 
 export type NodeServerOptions = {
   clusterId: string;
@@ -17,10 +24,14 @@ export type NodeServerOptions = {
   hostname?: string;
   kubeconfigPath?: string;
   features?: readonly Feature[];
+  /** Use this edge's ledgers instead of keeping them in this process. */
+  edge?: EdgeTarget;
 };
 
 export async function startNodeServer(opts: NodeServerOptions): Promise<{ server: ServerType; url: string; close(): Promise<void> }> {
-  const ports = await livePorts({ ...opts, features: opts.features ?? FEATURES });
+  const features = opts.features ?? FEATURES;
+  const ledgers = opts.edge ? remoteLedgers(opts.edge) : new MemoryLedgers(ledgerKinds(features));
+  const ports = await livePorts({ ...opts, features, ledgers });
   const app = buildApp(ports);
   const hostname = opts.hostname ?? '127.0.0.1';
   const server = await new Promise<ServerType>((resolve) => {
@@ -41,6 +52,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (!v) throw new Error(`${k} is required`);
     return v;
   };
+  const edge = edgeFromEnv(process.env, env('KS_CLUSTER_ID'));
   const s = await startNodeServer({
     clusterId: env('KS_CLUSTER_ID'),
     registryJson: readFileSync(env('KS_CLUSTERS_FILE'), 'utf8'),
@@ -48,6 +60,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     tlsKey: readFileSync(env('KS_TLS_KEY'), 'utf8'),
     port: Number(process.env.KS_PORT ?? 8443),
     hostname: process.env.KS_HOST ?? '0.0.0.0',
+    ...(edge ? { edge } : {}),
   });
   console.error(`kruise-serverless webhooks on ${s.url}`);
 }

@@ -1,12 +1,15 @@
-// Binds the app's ports to the per-cluster Durable Objects. Reads are cached in the isolate
-// briefly (credentials 5 s, collections 1 s) so a burst of admissions costs one object call;
-// those windows add to the staleness bound each feature declares.
+// Binds the app's ports to the per-cluster and per-ledger Durable Objects. Reads are cached in the
+// isolate briefly (credentials 5 s, collections 1 s) so a burst of admissions costs one object
+// call; those windows add to the staleness bound each feature declares. Ledgers are never cached:
+// every operation goes to the ledger's object, which is the whole point of having one.
 import type { AppPorts, ClusterAdmin, CredentialRotation } from '../../src/app.js';
 import { sha256Hex, type ClusterCredentials, type ClusterRegistry } from '../../src/admission/auth.js';
 import type { StateStore } from '../../src/admission/state-store.js';
+import { ledgerKey, ledgerReducer, type LedgerKind, type LedgerRef, type Ledgers } from '../../src/admission/ledger.js';
+import { ledgerBody, ledgerPath, readLedgerAnswer } from '../../src/admission/ledger-http.js';
 import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/admission/sync.js';
 import type { ClusterState, Snapshot, WebhookEndpoint } from '../../src/admission/types.js';
-import type { DurableObjectStub, Env } from './platform.js';
+import type { DurableObjectNamespace, DurableObjectStub, Env } from './platform.js';
 import { PutEventsSink } from '../../src/aws/change-sink.js';
 import { fetchPutEvents } from '../../src/aws/eventbridge-fetch.js';
 
@@ -27,6 +30,19 @@ async function call<T>(stub: DurableObjectStub, method: string, path: string, bo
   return { status: res.status, value: (await res.json()) as T };
 }
 
+/** The cluster's ledgers: one Durable Object per ledger, called for every operation. */
+export function edgeLedgers(namespace: DurableObjectNamespace, clusterId: string, kinds: readonly LedgerKind[]): Ledgers {
+  return {
+    async apply<R>(ref: LedgerRef, op: string, req: unknown): Promise<R> {
+      ledgerReducer(kinds, ref.kind, op); // an unknown op is refused here, without waking an object
+      const stub = namespace.get(namespace.idFromName(`${clusterId}/${ledgerKey(ref)}`));
+      const body = ledgerBody(req);
+      const res = await stub.fetch(`https://ledger${ledgerPath(ref, op)}`, { method: 'POST', ...(body === undefined ? {} : { body }) });
+      return readLedgerAnswer<R>(res, ref, op);
+    },
+  };
+}
+
 /** The change-event port, when the Worker is given an EventBridge bus and credentials. */
 function changesPort(env: Env, kinds: ReadonlySet<string>): AppPorts['changes'] | undefined {
   if (!env.KS_EVENT_BUS_NAME || !env.AWS_REGION || !env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY || kinds.size === 0) return undefined;
@@ -37,7 +53,16 @@ function changesPort(env: Env, kinds: ReadonlySet<string>): AppPorts['changes'] 
   return { sink: new PutEventsSink(transport, { eventBusName: env.KS_EVENT_BUS_NAME }), kinds, onError: (e) => console.error(`change event not published: ${String(e)}`) };
 }
 
-export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], now: () => number = Date.now, kinds: ReadonlySet<string> = new Set()): Promise<AppPorts> {
+export type EdgePortsOptions = {
+  now?: () => number;
+  /** Kinds ("apiVersion/Kind") whose admitted changes are published as change events. */
+  changeKinds?: ReadonlySet<string>;
+  ledgerKinds?: readonly LedgerKind[];
+};
+
+export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: EdgePortsOptions = {}): Promise<AppPorts> {
+  const now = opts.now ?? Date.now;
+  const kinds = opts.ledgerKinds ?? [];
   const credCache = new Map<string, Cached<ClusterCredentials | undefined>>();
   const collCache = new Map<string, Cached<Snapshot | undefined>>();
 
@@ -52,7 +77,10 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], now: () 
     },
   };
 
+  const ledgers = (clusterId: string): Ledgers => edgeLedgers(env.LEDGERS, clusterId, kinds);
+
   const state = (clusterId: string): ClusterState => ({
+    ledgers: ledgers(clusterId),
     async collection<T>(name: string): Promise<Snapshot<T> | undefined> {
       const key = `${clusterId}/${name}`;
       const hit = collCache.get(key);
@@ -100,12 +128,13 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], now: () 
     },
   };
 
-  const changes = changesPort(env, kinds);
+  const changes = changesPort(env, opts.changeKinds ?? new Set());
   return {
     endpoints,
     registry,
     state,
     store,
+    ledgers,
     ...(changes ? { changes } : {}),
     ...(env.ADMIN_TOKEN ? { admin: { tokenSha256: await sha256Hex(env.ADMIN_TOKEN), clusters } } : {}),
     now,

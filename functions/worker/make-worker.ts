@@ -1,8 +1,9 @@
 // Builds the Worker's fetch handler for a feature list (production: src/registry.ts FEATURES;
-// tests may add their own). The app is built once per isolate.
+// tests may add their own). The app is built once per isolate. The entry exports the Durable
+// Object classes beside it: ClusterObject, and makeLedgerObject(ledgerKinds(features)) as LedgerObject.
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { changeKinds, featureExplainers, webhookEndpoints, type Feature } from '../../src/registry.js';
+import { changeKinds, featureExplainers, ledgerKinds, webhookEndpoints, type Feature } from '../../src/registry.js';
 import { edgePorts } from './edge-ports.js';
 import type { Env } from './platform.js';
 
@@ -10,9 +11,10 @@ export function makeWorker(features: readonly Feature[]) {
   let app: Promise<Hono> | undefined;
   return {
     async fetch(request: Request, env: Env): Promise<Response> {
-      app ??= edgePorts(env, webhookEndpoints(features), Date.now, changeKinds(features))
+      app ??= edgePorts(env, webhookEndpoints(features), { changeKinds: changeKinds(features), ledgerKinds: ledgerKinds(features) })
         .then((ports) => buildApp({ ...ports, explainers: featureExplainers(features) }));
       return (await app).fetch(request);
     },
   };
 }
+

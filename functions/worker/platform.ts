@@ -25,6 +25,8 @@ export interface DurableObjectNamespace {
 export type Env = {
   /** One Durable Object per cluster: credentials and pushed state. */
   CLUSTERS: DurableObjectNamespace;
+  /** One Durable Object per ledger (`<clusterId>/<kind>/<namespace>/<name>`): budgets. */
+  LEDGERS: DurableObjectNamespace;
   /** Bearer token of the admin API (a wrangler secret); the admin API is off without it. */
   ADMIN_TOKEN?: string;
   /** Change events go to this EventBridge bus (with the AWS_* settings); off when unset. */

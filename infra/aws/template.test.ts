@@ -80,6 +80,13 @@ describe('functions', () => {
     for (const v of vars) expect(src).toContain(v);
   });
 
+  it('the webhook is configured through the variables its entry reads', () => {
+    const vars = Object.keys(template.Resources.WebhookFunction!.Properties.Environment.Variables as object);
+    expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_CLUSTERS_JSON', 'KS_EVENT_BUS_NAME', 'KS_EDGE_URL', 'KS_SYNC_TOKEN']);
+    const src = ['functions/lambda/index.ts', 'functions/node/ports.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    for (const v of vars) expect(src).toContain(`env.${v}`);
+  });
+
   it('the webhook has a public function URL (the path secret authenticates)', () => {
     const [[, url]] = ofType('AWS::Lambda::Url') as [[string, Resource]];
     expect(url.Properties).toEqual({ TargetFunctionArn: arnOf('WebhookFunction'), AuthType: 'NONE' });
