@@ -35,6 +35,9 @@ export class FakeKubelet {
   private ticking: Promise<void> | undefined;
   private ipCounter = 0;
   private readonly ips = new Map<string, string>();
+  /** When each container last restarted for an in-place image change (pod/container → ms). */
+  private readonly restartedAt = new Map<string, number>();
+  private restartReadyDelayMs = 0;
   errors: unknown[] = [];
 
   constructor(private readonly kube: KubeHttp, private readonly pollMs = 150) {}
@@ -109,6 +112,14 @@ export class FakeKubelet {
     this.override(namespace, name).notReady = !ready;
   }
 
+  /**
+   * After an in-place image change, a container reports not ready for this long, as a readiness
+   * probe with an initial delay would make it (default 0: ready at once).
+   */
+  setRestartReadyDelay(ms: number): void {
+    this.restartReadyDelayMs = ms;
+  }
+
   /** The container exits with `exitCode` and stays down until `recoverContainer`. */
   failContainer(namespace: string, name: string, container: string, exitCode = 1): void {
     const o = this.override(namespace, name);
@@ -175,6 +186,7 @@ export class FakeKubelet {
       let lastState = before?.lastState;
       // An in-place image change: the kubelet kills the container and starts the new image.
       if (before && before.image !== image) {
+        this.restartedAt.set(`${key}/${c.name}`, now.getTime());
         restartCount += 1;
         lastState = { terminated: { exitCode: 0, reason: 'Completed', startedAt: before.state?.running?.startedAt ?? startedAt, finishedAt: now } };
       }
@@ -194,7 +206,7 @@ export class FakeKubelet {
         image,
         imageID: imageIdOf(image),
         containerID: `fake://${createHash('sha256').update(`${key}/${c.name}/${restartCount}`).digest('hex').slice(0, 32)}`,
-        ready: running && !o.notReady,
+        ready: running && !o.notReady && !this.warmingUp(`${key}/${c.name}`, now.getTime()),
         started: running,
         restartCount,
         state,
@@ -243,6 +255,11 @@ export class FakeKubelet {
       ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
       qosClass: prev.qosClass ?? 'BestEffort',
     };
+  }
+
+  private warmingUp(container: string, now: number): boolean {
+    const at = this.restartedAt.get(container);
+    return at !== undefined && now - at < this.restartReadyDelayMs;
   }
 
   private podIp(key: string): string {

@@ -15,6 +15,7 @@ import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.
 import { makeReconcileHandler } from '../../functions/lambda/reconcile.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import { resourceDistributionReconciler } from '../../src/resourcedistribution/reconciler.js';
+import { resourceDistributionFeature } from '../../src/resourcedistribution/index.js';
 import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
 import { isAlreadyExists } from '../../src/kube/errors.js';
 import { createNamespace, deleteNamespace, eventually, testKube, testKubeConfig } from './support/kube.js';
@@ -52,7 +53,7 @@ beforeAll(async () => {
   });
   const res = await trustingFetch(`${worker.url}/admin/clusters`, { method: 'POST', headers: { authorization: 'Bearer events-admin' }, body: JSON.stringify({ clusterId: CLUSTER }) });
   const { webhookSecret } = (await res.json()) as { webhookSecret: string };
-  await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER, secret: webhookSecret, caBundle: caPem(), endpoints: webhookEndpoints(), crds: [] }));
+  await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER, secret: webhookSecret, caBundle: caPem(), endpoints: webhookEndpoints([resourceDistributionFeature]), crds: [] }));
 });
 
 afterAll(async () => {

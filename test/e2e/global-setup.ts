@@ -1,5 +1,6 @@
 // Brings up the real control plane for the e2e project (or uses $KS_TEST_KUBECONFIG), installs
-// our CRDs, and hands the kubeconfig path to the tests. The developer's own $KUBECONFIG is never
+// our CRDs, and hands the kubeconfig path to the tests. $KS_TEST_CLUSTER names the control plane
+// (default "test"), so that two suites on one machine do not share or stop each other's. The developer's own $KUBECONFIG is never
 // used by tests: they create nodes and namespaces freely.
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -13,13 +14,14 @@ import './provided.js';
 
 export default async function setup(project: TestProject) {
   const external = process.env.KS_TEST_KUBECONFIG;
-  const cp = external ? undefined : await startControlPlane('test', (m) => console.error(`[e2e] ${m}`));
+  const name = process.env.KS_TEST_CLUSTER ?? 'test';
+  const cp = external ? undefined : await startControlPlane(name, (m) => console.error(`[e2e] ${m}`));
   const kubeconfig = external ?? cp!.kubeconfig;
   await installCrds(await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig)), readCrdManifests(join(REPO_ROOT, 'infra', 'crds')));
   project.provide('kubeconfig', kubeconfig);
   project.provide('kubectl', join(binDir(), 'kubectl'));
   project.provide('caCert', cp?.pki.caCert ?? '');
   return async () => {
-    if (cp && !process.env.KS_KEEP_CLUSTER) await stopControlPlane('test');
+    if (cp && !process.env.KS_KEEP_CLUSTER) await stopControlPlane(name);
   };
 }

@@ -1,0 +1,384 @@
+// SidecarSet end to end on a real API server: the production Worker (Miniflare over HTTPS) serves
+// the pod injection, SidecarSet defaulting and validation webhooks and the explain endpoint; the
+// state it answers from is pushed by the reconciler (`reconcile --once` with an edge); the
+// SidecarSet controller rolls sidecar images in place on pods the fake kubelet runs. The seeds'
+// SidecarSet examples are applied as they are (namespaces and selectors adapted to the test).
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { parse } from 'yaml';
+import type { V1Pod } from '@kubernetes/client-node';
+import { startLocalWorker, type LocalWorker } from '../../scripts/local-worker.js';
+import { REPO_ROOT } from '../cluster/control-plane.js';
+import { FakeKubelet } from '../cluster/fake-kubelet.js';
+import { webhookEndpoints } from '../../src/registry.js';
+import { sidecarSetFeature } from '../../src/sidecarset/index.js';
+import { renderClusterSide } from '../../src/install/render.js';
+import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.js';
+import { reconcile } from '../../src/cli/reconcile.js';
+import { makeReconcileHandler } from '../../functions/lambda/reconcile.js';
+import { runReconciler } from '../../src/reconcile/runner.js';
+import { sidecarSetReconciler } from '../../src/sidecarset/controller/reconciler.js';
+import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
+import { isAlreadyExists, isNotFound } from '../../src/kube/errors.js';
+import { createNamespace, deleteNamespace, eventually, testKube, testKubeConfig } from './support/kube.js';
+import { caPem, localServingCert, trustingFetch } from './support/tls.js';
+import './provided.js';
+
+const kc = testKubeConfig();
+const CLUSTER = 'sidecarset-e2e';
+const ADMIN = 'sidecarset-admin';
+const SCOPE_LABEL = 'e2e.kruise-serverless.io/sidecarset';
+const SS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet' };
+let kube: KubeHttp;
+let worker: LocalWorker;
+let kubelet: FakeKubelet;
+let events: Server;
+let creds: { webhookSecret: string; syncToken: string };
+let ns = '';
+let other = '';
+const published: { Detail: string }[] = [];
+const created: { name: string }[] = [];
+
+type Pod = V1Pod & KubeObject;
+type SidecarSetObj = KubeObject & { spec: Record<string, unknown>; status?: Record<string, unknown> };
+
+const seed = (file: string) => parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'seeds', file), 'utf8')) as SidecarSetObj;
+
+/** The reconcilers' full resync with an edge: controllers act, then every collection is pushed. */
+async function resync(): Promise<void> {
+  const code = await reconcile(kube, {
+    once: true, dryRun: false, resyncSeconds: 0, watch: false, identity: 'sidecarset-e2e',
+    edge: { url: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, caFile: inject('caCert') },
+    log: () => undefined, out: () => undefined,
+  });
+  expect(code).toBe(0);
+}
+
+async function createSet(obj: SidecarSetObj): Promise<SidecarSetObj> {
+  await kube.delete({ ...SS, metadata: { name: obj.metadata.name } }).catch((e: unknown) => {
+    if (!isNotFound(e)) throw e;
+  });
+  const out = await kube.create<SidecarSetObj>({ ...SS, ...obj });
+  created.push({ name: obj.metadata.name! });
+  return out;
+}
+
+async function createPod(name: string, labels: Record<string, string>, spec: Partial<V1Pod['spec']> = {}, namespace = ns, annotations?: Record<string, string>): Promise<Pod> {
+  return kube.create<Pod>({
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name, namespace, labels, ...(annotations ? { annotations } : {}) },
+    spec: { containers: [{ name: 'main', image: 'app:1' }], ...spec },
+  });
+}
+
+const names = (cs: { name: string }[] | undefined) => (cs ?? []).map((c) => c.name);
+const containerOf = (p: Pod, name: string) => p.spec?.containers.find((c) => c.name === name);
+
+beforeAll(async () => {
+  kube = await testKube();
+  await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-system' } }).catch((e: unknown) => {
+    if (!isAlreadyExists(e)) throw e;
+  });
+  ns = await createNamespace(kc, 'sidecarset', { [SCOPE_LABEL]: 'yes', env: 'prod' });
+  other = await createNamespace(kc, 'sidecarset-other', { [SCOPE_LABEL]: 'yes', env: 'dev' });
+  kubelet = new FakeKubelet(kube, 100);
+  await kubelet.addNodes([{ name: 'ss-node-a' }, { name: 'ss-node-b' }]);
+  kubelet.start();
+
+  events = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const { Entries } = JSON.parse(body) as { Entries: { Detail: string }[] };
+      published.push(...Entries);
+      res.setHeader('content-type', 'application/x-amz-json-1.1');
+      res.end(JSON.stringify({ FailedEntryCount: 0, Entries: Entries.map((_, i) => ({ EventId: `e-${published.length}-${i}` })) }));
+    });
+  });
+  await new Promise<void>((r) => events.listen(0, '127.0.0.1', r));
+  worker = await startLocalWorker({
+    tls: localServingCert('sidecarset-edge'), adminToken: ADMIN,
+    bindings: {
+      KS_EVENT_BUS_NAME: 'kruise-serverless', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'example',
+      KS_EVENTBRIDGE_ENDPOINT: `http://127.0.0.1:${(events.address() as { port: number }).port}/`,
+    },
+  });
+  const res = await trustingFetch(`${worker.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ clusterId: CLUSTER }) });
+  expect(res.status).toBe(201);
+  creds = (await res.json()) as typeof creds;
+  // Only this file's namespaces send pods to the webhook: other test files run their own pods.
+  await applyClusterSide(kube, renderClusterSide({
+    baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [],
+    endpoints: webhookEndpoints([sidecarSetFeature]),
+    overrides: { 'mutate-pod': { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } } },
+  }));
+});
+
+afterAll(async () => {
+  await uninstallClusterSide(kube).catch(() => undefined);
+  for (const s of created) await kube.delete({ ...SS, metadata: { name: s.name } }).catch(() => undefined);
+  await kubelet?.stop();
+  await kubelet?.removeNodes(['ss-node-a', 'ss-node-b']).catch(() => undefined);
+  await deleteNamespace(kc, ns);
+  await deleteNamespace(kc, other);
+  await worker?.dispose();
+  events?.close();
+  kube.close();
+});
+
+describe('before any state is pushed', () => {
+  it('refuses pods (deny fallback) with a clear message, rather than admitting them without sidecars', async () => {
+    await expect(createPod('early', { app: 'nginx' })).rejects.toThrow(/sidecarset: state collection "sidecarsets" has not been pushed|cannot be checked until the cluster's state is synced/);
+  });
+});
+
+describe('injection of the seeds’ SidecarSets', () => {
+  beforeAll(async () => {
+    await resync();
+  });
+
+  it('seed 000 basic: sidecar1 first, its volume, IS_INJECTED and the hash annotations', async () => {
+    const s = seed('000-sidecarset-basic.yaml');
+    s.spec.namespace = ns;
+    const stored = await createSet(s);
+    // Our mutating webhook defaulted it and wrote both hashes (§2.2).
+    expect(stored.metadata.annotations?.['kruise.io/sidecarset-hash']).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]{64}$/);
+    expect((stored.spec.containers as { podInjectPolicy?: string }[])[0]?.podInjectPolicy).toBe('BeforeAppContainer');
+    await resync();
+    const p = await createPod('basic', { app: 'nginx' });
+    expect(names(p.spec?.containers)).toEqual(['sidecar1', 'main']);
+    expect(containerOf(p, 'sidecar1')?.env).toEqual([{ name: 'IS_INJECTED', value: 'true' }]);
+    expect(p.spec?.volumes?.map((v) => v.name)).toContain('log-volume');
+    const hash = JSON.parse(p.metadata.annotations!['kruise.io/sidecarset-hash']!) as Record<string, { hash: string; sidecarList: string[] }>;
+    expect(hash['test-sidecarset']).toMatchObject({ hash: stored.metadata.annotations!['kruise.io/sidecarset-hash'], sidecarList: ['sidecar1'] });
+    expect(p.metadata.annotations?.['kruise.io/sidecarset-injected-list']).toBe('test-sidecarset');
+    // spec.namespace confines it: the same labels elsewhere get nothing.
+    const elsewhere = await createPod('basic-other', { app: 'nginx' }, {}, other);
+    expect(names(elsewhere.spec?.containers)).toEqual(['main']);
+  });
+
+  it('seed 000 container injection: transferEnv from main, hostPath volume, BeforeAppContainer', async () => {
+    await createSet(seed('000-sidecarset-container-injection.yaml'));
+    await resync();
+    const p = await createPod('transfer', { app: 'sample' }, { containers: [{ name: 'main', image: 'app:1', env: [{ name: 'PROXY_IP', value: '10.1.2.3' }] }] });
+    expect(names(p.spec?.containers)).toEqual(['nginx', 'main']);
+    expect(containerOf(p, 'nginx')?.env).toEqual([{ name: 'IS_INJECTED', value: 'true' }, { name: 'PROXY_IP', value: '10.1.2.3' }]);
+    expect(p.spec?.volumes?.find((v) => v.name === 'nginx-conf')?.hostPath?.path).toBe('/data/nginx/conf');
+  });
+
+  it('shareVolumePolicy enabled: the sidecar mounts the app’s volumes', async () => {
+    await createSet({ ...SS, metadata: { name: 'share-volumes' }, spec: {
+      selector: { matchLabels: { app: 'share' } },
+      containers: [{ name: 'log-agent', image: 'busybox:1.36', shareVolumePolicy: { type: 'enabled' }, podInjectPolicy: 'AfterAppContainer' }],
+    } });
+    await resync();
+    const p = await createPod('share', { app: 'share' }, {
+      containers: [{ name: 'main', image: 'app:1', volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+      volumes: [{ name: 'data', emptyDir: {} }],
+    });
+    expect(names(p.spec?.containers)).toEqual(['main', 'log-agent']);
+    expect(containerOf(p, 'log-agent')?.volumeMounts?.map((m) => m.mountPath)).toContain('/data');
+  });
+
+  it('injectionStrategy.paused: no injection until unpaused', async () => {
+    const set = await createSet({ ...SS, metadata: { name: 'pausable' }, spec: {
+      selector: { matchLabels: { app: 'pausable' } }, injectionStrategy: { paused: true },
+      containers: [{ name: 'pause-agent', image: 'busybox:1.36' }],
+    } });
+    await resync();
+    expect(names((await createPod('paused', { app: 'pausable' })).spec?.containers)).toEqual(['main']);
+    await kube.patch(set, { spec: { injectionStrategy: { paused: false } } });
+    await resync();
+    expect(names((await createPod('unpaused', { app: 'pausable' })).spec?.containers)).toEqual(['pause-agent', 'main']);
+  });
+
+  it('seed 000 hot upgrade and seed 003: the -1/-2 pair, the empty image, version annotations', async () => {
+    await createSet(seed('003-sidecarset-hot-upgrade.yaml'));
+    await resync();
+    const p = await createPod('hot', { app: 'nginx-sidecar-hotupgrade' });
+    expect(names(p.spec?.containers)).toEqual(['nginx-sidecar-1', 'nginx-sidecar-2', 'main']);
+    expect(containerOf(p, 'nginx-sidecar-2')?.image).toBe('empty:1.0.0');
+    expect(p.metadata.annotations).toMatchObject({
+      'version.sidecarset.kruise.io/nginx-sidecar-1': '1', 'versionalt.sidecarset.kruise.io/nginx-sidecar-1': '0',
+      'version.sidecarset.kruise.io/nginx-sidecar-2': '0', 'versionalt.sidecarset.kruise.io/nginx-sidecar-2': '1',
+      'kruise.io/sidecarset-working-hotupgrade-container': '{"nginx-sidecar":"nginx-sidecar-1"}',
+    });
+    await createSet(seed('000-sidecarset-hot-upgrade.yaml'));
+    await resync();
+    const q = await createPod('hot-000', { app: 'hotupgrade' });
+    expect(names(q.spec?.containers)).toEqual(['sidecar-1', 'sidecar-2', 'main']);
+  });
+
+  it('seed 000 patchPodMetadata: refused without a whitelist, then merged into the pod’s annotations', async () => {
+    const s = seed('000-sidecarset-patch-pod-metadata.yaml');
+    await expect(createSet(s)).rejects.toThrow(/SidecarSet patch metadata whitelist not found/);
+    await kube.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration', namespace: 'kruise-system' }, data: {
+      SidecarSet_PatchPodMetadata_WhiteList: JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: ['^oom-score$', '^custom.example.com/', '^apps.kruise.io/container-launch-priority$'] }] }),
+    } }).catch((e: unknown) => {
+      if (!isAlreadyExists(e)) throw e;
+    });
+    await resync();
+    await createSet(s);
+    await resync();
+    const p = await createPod('patched', { app: 'sidecarset-patch-metadata' }, {}, ns, { 'oom-score': '{"main": 2}' });
+    expect(p.metadata.annotations).toMatchObject({
+      'oom-score': '{"log-agent":1,"main":2}',
+      'custom.example.com/sidecar-configuration': '{"command": "/home/admin/bin/start.sh", "log-level": "3"}',
+      'apps.kruise.io/container-launch-priority': 'Ordered',
+    });
+  });
+
+  it('validation at the edge: a container name another overlapping set injects is refused', async () => {
+    await expect(createSet({ ...SS, metadata: { name: 'clash' }, spec: {
+      selector: { matchLabels: { app: 'nginx' } }, containers: [{ name: 'sidecar1', image: 'busybox:1.36' }],
+    } })).rejects.toThrow(/container sidecar1 already exist in test-sidecarset/);
+  });
+});
+
+describe('revisions (injectionStrategy.revision)', () => {
+  it('a pod gets the pinned ControllerRevision’s containers, and records it', async () => {
+    const v1 = await createSet({ ...SS, metadata: { name: 'pinned', labels: { 'apps.kruise.io/sidecarset-custom-version': 'v1' } }, spec: {
+      selector: { matchLabels: { app: 'pinned' } }, containers: [{ name: 'pinned-agent', image: 'agent:1' }],
+    } });
+    await resync(); // the controller stores revision 1 (labelled custom-version v1)
+    await kube.patch(v1, { metadata: { labels: { 'apps.kruise.io/sidecarset-custom-version': 'v2' } },
+      spec: { containers: [{ name: 'pinned-agent', image: 'agent:2' }], injectionStrategy: { revision: { customVersion: 'v1', policy: 'Always' } } } });
+    await resync();
+    const p = await createPod('pinned', { app: 'pinned' });
+    expect(containerOf(p, 'pinned-agent')?.image).toBe('agent:1');
+    const entry = (JSON.parse(p.metadata.annotations!['kruise.io/sidecarset-hash']!) as Record<string, { controllerRevision?: string }>)['pinned'];
+    expect(entry?.controllerRevision).toMatch(/^pinned-/);
+  });
+
+  it('seed 000 injection revision: refused until the named ControllerRevision exists, then injected from it', async () => {
+    const s = seed('000-sidecarset-injection-revision.yaml');
+    await expect(createSet(s)).rejects.toThrow(/Cannot find specific ControllerRevision/);
+    await kube.create({
+      apiVersion: 'apps/v1', kind: 'ControllerRevision', revision: 1,
+      metadata: { name: 'sidecarset-revision-67b8f5f9c7', namespace: 'kruise-system', labels: { 'kruise.io/sidecarset-name': 'sidecarset-revision' } },
+      data: { spec: { $patch: 'replace', containers: [{ name: 'sidecar', image: 'nginx:1.20', podInjectPolicy: 'BeforeAppContainer' }] } },
+    }).catch((e: unknown) => {
+      if (!isAlreadyExists(e)) throw e;
+    });
+    await resync();
+    await createSet(s);
+    await resync();
+    const p = await createPod('seed-revision', { app: 'sidecarset-revision' });
+    expect(containerOf(p, 'sidecar')?.image).toBe('nginx:1.20');
+  });
+});
+
+describe('explain endpoint', () => {
+  it('answers which sets a pod gets and why the others do not, behind the path secret', async () => {
+    const url = `${worker.url}/clusters/${CLUSTER}/${creds.webhookSecret}/explain/sidecarset`;
+    const body = JSON.stringify({ pod: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, namespace: other });
+    const res = await trustingFetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { injected: string[]; sets: { sidecarSet: string; injected: boolean; reason: string }[] };
+    expect(answer.injected).toEqual([]);
+    expect(answer.sets.find((s) => s.sidecarSet === 'test-sidecarset')).toEqual({
+      sidecarSet: 'test-sidecarset', injected: false, reason: `spec.namespace is "${ns}" and the pod is in "${other}"`,
+    });
+    const wrong = await trustingFetch(url.replace(creds.webhookSecret, creds.syncToken), { method: 'POST', body });
+    expect(wrong.status).toBe(404);
+  });
+});
+
+describe('controller', () => {
+  const ROLL = 'roll';
+  const isReady = (p: Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  const rollPods = async () => (await kube.list<Pod>('v1', 'Pod', { namespace: ns, labelSelector: `app=${ROLL}` })).items.filter((p) => !p.metadata.deletionTimestamp);
+
+  it('status and revisions; an image change rolls through 10 pods in place, never more than maxUnavailable at once', async () => {
+    await createSet({ ...SS, metadata: { name: ROLL }, spec: {
+      selector: { matchLabels: { app: ROLL } }, updateStrategy: { type: 'RollingUpdate', maxUnavailable: 2 },
+      containers: [{ name: 'roll-agent', image: 'agent:1' }],
+    } });
+    await resync();
+    await kube.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: ROLL, namespace: ns }, spec: {
+      replicas: 10, selector: { matchLabels: { app: ROLL } },
+      template: { metadata: { labels: { app: ROLL } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } },
+    } });
+    await eventually('10 ready pods with the sidecar', async () => {
+      const pods = await rollPods();
+      return pods.length === 10 && pods.every((p) => isReady(p) && containerOf(p, 'roll-agent')?.image === 'agent:1') ? pods : undefined;
+    }, 90_000, 250);
+    await runReconciler(kube, sidecarSetReconciler, { scope: { kind: 'all' }, identity: 'sidecarset-e2e' });
+    const before = await kube.get<SidecarSetObj>(SS.apiVersion, SS.kind, ROLL);
+    expect(before.status).toMatchObject({ matchedPods: 10, updatedPods: 10, readyPods: 10, updatedReadyPods: 10, observedGeneration: 1 });
+    expect(before.status?.latestRevision).toMatch(/^roll-/);
+
+    kubelet.setRestartReadyDelay(1_500);
+    await kube.patch(before, { spec: { containers: [{ name: 'roll-agent', image: 'agent:2' }] } });
+    let maxUnavailable = 0;
+    const deadline = Date.now() + 100_000;
+    for (;;) {
+      await runReconciler(kube, sidecarSetReconciler, { scope: { kind: 'all' }, identity: 'sidecarset-e2e' });
+      const pods = await rollPods();
+      // Unavailable: not Ready, or the new image not yet running.
+      const unavailable = pods.filter((p) => !isReady(p) || p.status?.containerStatuses?.find((s) => s.name === 'roll-agent')?.image !== containerOf(p, 'roll-agent')?.image);
+      maxUnavailable = Math.max(maxUnavailable, unavailable.length);
+      expect(unavailable.length).toBeLessThanOrEqual(2);
+      const done = pods.length === 10 && unavailable.length === 0 && pods.every((p) => containerOf(p, 'roll-agent')?.image === 'agent:2');
+      if (done) break;
+      if (Date.now() > deadline) throw new Error('the rollout did not finish');
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    expect(maxUnavailable).toBeGreaterThan(0); // the rollout really went through unavailable pods
+    const pods = await rollPods();
+    // In place: the same pods, the sidecar restarted once, the app container untouched.
+    expect(pods.every((p) => p.status?.containerStatuses?.find((s) => s.name === 'roll-agent')?.restartCount === 1)).toBe(true);
+    expect(pods.every((p) => p.status?.containerStatuses?.find((s) => s.name === 'main')?.restartCount === 0)).toBe(true);
+    await runReconciler(kube, sidecarSetReconciler, { scope: { kind: 'all' }, identity: 'sidecarset-e2e' });
+    const after = await kube.get<SidecarSetObj>(SS.apiVersion, SS.kind, ROLL);
+    expect(after.status).toMatchObject({ matchedPods: 10, updatedPods: 10, readyPods: 10, updatedReadyPods: 10, observedGeneration: 2 });
+    expect(after.status?.latestRevision).not.toBe(before.status?.latestRevision);
+    const revisions = await kube.list<KubeObject>('apps/v1', 'ControllerRevision', { namespace: 'kruise-system', labelSelector: `kruise.io/sidecarset-name=${ROLL}` });
+    expect(revisions.items.length).toBe(2);
+    kubelet.setRestartReadyDelay(0);
+    await kube.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: ROLL, namespace: ns } }, { propagationPolicy: 'Background' });
+  }, 240_000);
+
+  it('hot upgrade: the idle container takes the new image, then the old one goes empty', async () => {
+    const set = await createSet({ ...SS, metadata: { name: 'hot-roll' }, spec: {
+      selector: { matchLabels: { app: 'hot-roll' } },
+      containers: [{ name: 'mesh', image: 'mesh:1', upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'mesh:empty' } }],
+    } });
+    await resync();
+    await createPod('hot-roll', { app: 'hot-roll' });
+    await eventually('the hot pod ready', async () => {
+      const p = await kube.get<Pod>('v1', 'Pod', 'hot-roll', ns);
+      return isReady(p) ? p : undefined;
+    });
+    await kube.patch(set, { spec: { containers: [{ name: 'mesh', image: 'mesh:2', upgradeStrategy: { upgradeType: 'HotUpgrade', hotUpgradeEmptyImage: 'mesh:empty' } }] } });
+    const p = await eventually('mesh-2 on mesh:2 and mesh-1 emptied', async () => {
+      await runReconciler(kube, sidecarSetReconciler, { scope: { kind: 'all' }, identity: 'sidecarset-e2e' });
+      const pod = await kube.get<Pod>('v1', 'Pod', 'hot-roll', ns);
+      return containerOf(pod, 'mesh-2')?.image === 'mesh:2' && containerOf(pod, 'mesh-1')?.image === 'mesh:empty' ? pod : undefined;
+    }, 60_000, 300);
+    // The working container's version is the SidecarSet's resourceVersion at the swap; after the
+    // flip the old container's version and the working one's versionalt are "0" (OpenKruise).
+    expect(p.metadata.annotations).toMatchObject({
+      'kruise.io/sidecarset-working-hotupgrade-container': '{"mesh":"mesh-2"}',
+      'version.sidecarset.kruise.io/mesh-1': '0',
+      'versionalt.sidecarset.kruise.io/mesh-2': '0',
+    });
+    expect(p.metadata.annotations?.['version.sidecarset.kruise.io/mesh-2']).toMatch(/^[1-9]\d*$/);
+  }, 120_000);
+
+  it('the SidecarSet webhook publishes a change event; delivered to the reconcile Lambda it updates that set’s status', async () => {
+    await createSet({ ...SS, metadata: { name: 'evented' }, spec: { selector: { matchLabels: { app: 'evented' } }, containers: [{ name: 'ev', image: 'ev:1' }] } });
+    const entry = await eventually('an ObjectChanged event for evented', async () => published.find((e) => e.Detail.includes('"evented"')));
+    const detail = JSON.parse(entry.Detail) as Record<string, unknown>;
+    expect(detail).toMatchObject({ clusterId: CLUSTER, apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', name: 'evented', reason: 'created' });
+    const template = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'lambda', 'object-changed-event.json'), 'utf8')) as Record<string, unknown>;
+    const handler = makeReconcileHandler({ reconcilers: [sidecarSetReconciler], clusterId: CLUSTER, run: (r, scope) => runReconciler(kube, r, { scope, identity: 'sidecarset-e2e' }) });
+    const summary = await handler({ ...template, source: 'kruise-serverless', 'detail-type': 'ObjectChanged', detail });
+    expect(summary).toMatchObject({ ok: true, runs: [{ reconciler: 'SidecarSet', scope: ['evented'], acted: true }] });
+    const set = await kube.get<SidecarSetObj>(SS.apiVersion, SS.kind, 'evented');
+    expect(set.status).toMatchObject({ observedGeneration: 1, matchedPods: 0 });
+  });
+});
