@@ -1,0 +1,47 @@
+// The cluster state the PUB webhooks read (SEMANTICS.md §7), as collections the reconcilers push
+// to the edge (or the Node/Lambda entries list live), projected to what the webhooks use:
+//   podunavailablebudgets  validation (other PUBs), related-pub on pod CREATE, and rule 4 of the
+//                          disruption check (the PUB named by the pod still exists)
+//   pub-replicasets        the ReplicaSet → Deployment (or other controller) hop of §4.3
+// Pod facts for evictions are not a collection: they sit in each PUB's ledger (ledger.ts).
+import type { CollectionSpec } from '../admission/types.js';
+import { PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, PUB_API_VERSION, PUB_KIND } from './types.js';
+
+export const PUBS_COLLECTION = 'podunavailablebudgets';
+export const REPLICASETS_COLLECTION = 'pub-replicasets';
+
+type Obj = Record<string, unknown>;
+const metaOf = (obj: Obj): Obj => (obj.metadata ?? {}) as Obj;
+
+function pick(obj: Obj, keys: readonly string[]): Obj {
+  return Object.fromEntries(keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k]]));
+}
+
+/** PUBs with their spec and only the annotations PUB logic reads (status is the ledger's business). */
+export const pubsCollection: CollectionSpec = {
+  name: PUBS_COLLECTION,
+  apiVersion: PUB_API_VERSION,
+  kind: PUB_KIND,
+  project: (obj) => {
+    const meta = metaOf(obj);
+    const annotations = pick((meta.annotations ?? {}) as Obj, [PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION]);
+    return {
+      metadata: { ...pick(meta, ['name', 'namespace', 'uid', 'generation', 'resourceVersion']), ...(Object.keys(annotations).length ? { annotations } : {}) },
+      spec: obj.spec ?? {},
+    };
+  },
+};
+
+/** ReplicaSets reduced to their controller owner (a Deployment, or e.g. an Argo Rollout). */
+export const replicaSetsCollection: CollectionSpec = {
+  name: REPLICASETS_COLLECTION,
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  project: (obj) => {
+    const meta = metaOf(obj);
+    const owners = ((meta.ownerReferences ?? []) as Obj[]).filter((o) => o.controller === true).map((o) => pick(o, ['apiVersion', 'kind', 'name', 'uid', 'controller']));
+    return { metadata: { ...pick(meta, ['name', 'namespace', 'resourceVersion']), ...(owners.length ? { ownerReferences: owners } : {}) } };
+  },
+};
+
+export const pubCollections: readonly CollectionSpec[] = [pubsCollection, replicaSetsCollection];
