@@ -42,8 +42,9 @@ let other = '';
 const published: { Detail: string }[] = [];
 const created: { name: string }[] = [];
 
-type Pod = V1Pod & KubeObject;
-type SidecarSetObj = KubeObject & { spec: Record<string, unknown>; status?: Record<string, unknown> };
+type Meta = { name: string; namespace?: string; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+type Pod = V1Pod & KubeObject & { metadata: Meta };
+type SidecarSetObj = KubeObject & { metadata: Meta; spec: Record<string, unknown>; status?: Record<string, unknown> };
 
 const seed = (file: string) => parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'seeds', file), 'utf8')) as SidecarSetObj;
 
