@@ -1,0 +1,79 @@
+// Which WorkloadSpread a pod being created belongs to (SEMANTICS.md §3.3 step 2): the first one,
+// in list order, whose targetRef is the pod's controller or an ancestor of it (Deployment through
+// its ReplicaSet, whitelisted custom workloads through their subresources), and whose targetFilter
+// selects the pod. Pure: owner objects come from a lookup over pushed collections.
+import { compileSelector, selectorMatches } from '../sidecarset/match.js';
+import { groupOf, POD_TEMPLATE_HASH_LABEL, type Pod, type WorkloadSpread, type WorkloadSpreadTargetFilter } from './types.js';
+import { isHandledKind, type CustomWorkloadWhitelist } from './workloads.js';
+
+export type OwnerRef = { apiVersion?: string; kind?: string; name?: string; controller?: boolean };
+type Owned = { metadata?: { ownerReferences?: OwnerRef[] } };
+
+/** An owner object by group, kind and name in the pod's namespace: found, known absent, or not knowable here. */
+export type OwnerLookup = (group: string, kind: string, name: string) =>
+  | { state: 'found'; object: Owned }
+  | { state: 'absent' }
+  | { state: 'unavailable'; reason: string };
+
+export type OwnerMatch =
+  | { kind: 'matched'; ws: WorkloadSpread }
+  | { kind: 'none' }
+  /** The pushed state could not tell (an owner missing or not pushed yet): the caller falls back. */
+  | { kind: 'unknown'; reason: string };
+
+type Step = 'equal' | 'different' | { unknown: string };
+
+const MAX_DEPTH = 10;
+
+export function controllerOf(obj: Owned | undefined): OwnerRef | undefined {
+  return obj?.metadata?.ownerReferences?.find((r) => r.controller === true);
+}
+
+/**
+ * A ReplicaSet a Deployment made is named `<deployment>-<pod-template-hash>`. When the ReplicaSet
+ * is not in the pushed state yet (a rollout creates it and its first pods within milliseconds),
+ * its Deployment is inferred from that name rather than leaving the pod unplaced.
+ */
+function inferredDeployment(owner: OwnerRef, pod: Pod): OwnerRef | undefined {
+  const hash = pod.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL];
+  const name = owner.name ?? '';
+  if (owner.kind !== 'ReplicaSet' || groupOf(owner.apiVersion) !== 'apps' || !hash || !name.endsWith(`-${hash}`)) return undefined;
+  return { apiVersion: 'apps/v1', kind: 'Deployment', name: name.slice(0, -hash.length - 1), controller: true };
+}
+
+function referenceStep(target: WorkloadSpread['spec']['targetRef'], owner: OwnerRef | undefined, pod: Pod, ctx: MatchContext, depth: number): Step {
+  if (!owner) return 'different';
+  if (groupOf(owner.apiVersion) === groupOf(target.apiVersion) && owner.kind === target.kind && owner.name === target.name) return 'equal';
+  if (!isHandledKind(owner.apiVersion, owner.kind, ctx.whitelist) || depth >= MAX_DEPTH) return 'different';
+  const found = ctx.lookup(groupOf(owner.apiVersion), owner.kind ?? '', owner.name ?? '');
+  if (found.state === 'found') return referenceStep(target, controllerOf(found.object), pod, ctx, depth + 1);
+  const inferred = inferredDeployment(owner, pod);
+  if (inferred) return referenceStep(target, inferred, pod, ctx, depth + 1);
+  // OpenKruise fails the pod on NotFound (§8) and skips the WorkloadSpread on other errors; from
+  // pushed state "absent" may just mean "not pushed yet", so both become "cannot tell".
+  return { unknown: found.state === 'absent' ? `${owner.kind} ${owner.name} is not in the pushed state` : found.reason };
+}
+
+/** targetFilter: absent selects every pod; a filter without selector selects none (§8). */
+export function isSelectedByFilter(filter: WorkloadSpreadTargetFilter | undefined, labels: Record<string, string> | undefined): boolean {
+  if (!filter) return true;
+  return selectorMatches(compileSelector(filter.selector as Parameters<typeof compileSelector>[0]), labels ?? {});
+}
+
+export type MatchContext = { lookup: OwnerLookup; whitelist: CustomWorkloadWhitelist };
+
+/** The WorkloadSpread the pod belongs to, given the WorkloadSpreads of its namespace in list order. */
+export function matchWorkloadSpread(pod: Pod, spreads: readonly WorkloadSpread[], ctx: MatchContext): OwnerMatch {
+  const owner = controllerOf(pod as Owned);
+  const unknown: string[] = [];
+  for (const ws of spreads) {
+    if (!ws.spec?.targetRef || ws.metadata?.deletionTimestamp) continue;
+    const step = referenceStep(ws.spec.targetRef, owner, pod, ctx, 0);
+    if (typeof step === 'object') {
+      unknown.push(`workloadspread ${ws.metadata?.name}: ${step.unknown}`);
+      continue;
+    }
+    if (step === 'equal' && isSelectedByFilter(ws.spec.targetFilter, pod.metadata?.labels)) return { kind: 'matched', ws };
+  }
+  return unknown.length ? { kind: 'unknown', reason: unknown.join('; ') } : { kind: 'none' };
+}
