@@ -2,7 +2,8 @@
 // disruptions are decided one after the other against the same count: no read-modify-write race
 // and none of OpenKruise's conflict retries. Rules 1–4 (annotation, no-protect, readiness, the PUB
 // exists) are the handler's, from the admitted pod; an eviction carries no pod, so the ledger's
-// own pod facts stand in for it. Pure.
+// own pod facts stand in for it (a pod the ledger has not seen yet counts as available: spending
+// for it can only make the budget stricter). Pure.
 import { isPending, pendingCount, withRefusal, type PubBudgetState } from './budget-state.js';
 import { exhaustedMessage, MAX_PENDING_PODS, mapTooBigMessage, type PubOperation } from './types.js';
 
@@ -28,7 +29,7 @@ export type PubAllowReason =
   | 'already-pending'
   | 'spent';
 
-export type PubDenyReason = 'exhausted' | 'too-many-pending' | 'unknown-budget' | 'stale-budget' | 'unknown-pod';
+export type PubDenyReason = 'exhausted' | 'too-many-pending' | 'unknown-budget' | 'stale-budget';
 
 export type PubCheckResult =
   | { allowed: true; why: PubAllowReason; unavailableAllowed?: number }
@@ -40,10 +41,6 @@ export function unknownBudgetMessage(pub: string): string {
 
 export function staleBudgetMessage(pub: string, ageMs: number): string {
   return `podunavailablebudget "${pub}": its budget was last synced ${Math.round(ageMs / 1000)}s ago (limit ${PUB_STALE_AFTER_MS / 1000}s); the PodUnavailableBudget controller is not running or cannot reach the cluster; retry shortly`;
-}
-
-export function unknownPodMessage(pub: string, pod: string): string {
-  return `podunavailablebudget "${pub}": pod "${pod}" has not been observed by the PodUnavailableBudget controller yet; retry shortly`;
 }
 
 type Step = { result: PubCheckResult; next?: PubBudgetState };
@@ -59,9 +56,6 @@ export function checkBudget(state: PubBudgetState | undefined, req: PubCheckRequ
 
   if (req.podFromLedger) {
     const fact = state.pods[req.pod];
-    if (fact === undefined && !isPending(state, req.pod)) {
-      return { result: { allowed: false, why: 'unknown-pod', message: unknownPodMessage(state.pub, req.pod) } };
-    }
     if (fact === 'unprotected') return allowed('pod-unprotected');
     if (fact === 'unavailable') return allowed('pod-unavailable');
   }

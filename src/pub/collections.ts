@@ -3,12 +3,16 @@
 //   podunavailablebudgets  validation (other PUBs), related-pub on pod CREATE, and rule 4 of the
 //                          disruption check (the PUB named by the pod still exists)
 //   pub-replicasets        the ReplicaSet → Deployment (or other controller) hop of §4.3
-// Pod facts for evictions are not a collection: they sit in each PUB's ledger (ledger.ts).
+//   pub-pods               evictions: an Eviction names a pod but carries none, so the pod's
+//                          related-pub and no-protect annotations come from here; its readiness
+//                          comes from the PUB's ledger, which the controller resyncs with the
+//                          availability it counted (ledger.ts)
 import type { CollectionSpec } from '../admission/types.js';
-import { PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, PUB_API_VERSION, PUB_KIND } from './types.js';
+import { NO_PROTECT_ANNOTATION, PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, PUB_API_VERSION, PUB_KIND, RELATED_PUB_ANNOTATION } from './types.js';
 
 export const PUBS_COLLECTION = 'podunavailablebudgets';
 export const REPLICASETS_COLLECTION = 'pub-replicasets';
+export const PODS_COLLECTION = 'pub-pods';
 
 type Obj = Record<string, unknown>;
 const metaOf = (obj: Obj): Obj => (obj.metadata ?? {}) as Obj;
@@ -44,4 +48,21 @@ export const replicaSetsCollection: CollectionSpec = {
   },
 };
 
-export const pubCollections: readonly CollectionSpec[] = [pubsCollection, replicaSetsCollection];
+/**
+ * Every active pod, reduced to its name and the two PUB annotations (~100 bytes a pod). Pods
+ * without them are kept as a bare name: "known, unprotected" differs from "created after the last
+ * push", which an eviction must refuse for a retry.
+ */
+export const podsCollection: CollectionSpec = {
+  name: PODS_COLLECTION,
+  apiVersion: 'v1',
+  kind: 'Pod',
+  select: { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' },
+  project: (obj) => {
+    const meta = metaOf(obj);
+    const annotations = pick((meta.annotations ?? {}) as Obj, [RELATED_PUB_ANNOTATION, NO_PROTECT_ANNOTATION]);
+    return { metadata: { ...pick(meta, ['name', 'namespace']), ...(Object.keys(annotations).length ? { annotations } : {}) } };
+  },
+};
+
+export const pubCollections: readonly CollectionSpec[] = [pubsCollection, replicaSetsCollection, podsCollection];
