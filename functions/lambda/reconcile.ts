@@ -135,11 +135,12 @@ async function handlerFromEnv(env: Record<string, string | undefined>): Promise<
         return (await pushCollections(edge, (v, kind, o) => k.list(v, kind, o), stateCollections())).map((p) => `${p.collection}: ${p.mode} ${p.changed}/${p.items}`);
       }
     : undefined;
+  const ledgers = edge ? (await import('../../src/admission/ledger-client.js')).remoteLedgers(edge) : undefined;
   return makeReconcileHandler({
     reconcilers: reconcilers(),
     clusterId,
     log,
-    run: async (reconciler, scope) => runReconciler(await kube(), reconciler, { scope, identity, log }),
+    run: async (reconciler, scope) => runReconciler(await kube(), reconciler, { scope, identity, log, ...(ledgers ? { ledgers } : {}) }),
     ...(afterResync ? { afterResync } : {}),
   });
 }

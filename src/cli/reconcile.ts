@@ -12,6 +12,7 @@ import { runLoop } from '../reconcile/loop.js';
 import { formatPlan } from '../reconcile/plan-format.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
 import { pushCollections, type EdgeTarget } from '../admission/push.js';
+import { remoteLedgers } from '../admission/ledger-client.js';
 import { fetchTrustingCa } from '../admission/ca-fetch.js';
 import { stateCollections } from '../registry.js';
 
@@ -45,8 +46,10 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
   const all = reconcilers().filter((r) => !opts.kind || r.kind === opts.kind);
   if (opts.kind && all.length === 0) throw new Error(`no reconciler for kind "${opts.kind}"`);
   const identity = opts.identity ?? `${hostname()}-${process.pid}`;
-  const run = async (r: Reconciler, scope: Scope) => runReconciler(kube, r, { scope, dryRun: opts.dryRun, identity, log: opts.log });
   const edge = opts.edge ? edgeTarget(opts.edge) : undefined;
+  // Budgets held at the edge (PUB, WorkloadSpread) are resynced through its ledgers.
+  const ledgers = edge ? remoteLedgers(edge) : undefined;
+  const run = async (r: Reconciler, scope: Scope) => runReconciler(kube, r, { scope, dryRun: opts.dryRun, identity, log: opts.log, ...(ledgers ? { ledgers } : {}) });
   const push = async () => {
     if (!edge) return;
     for (const p of await pushCollections(edge, (v, k, o) => kube.list(v, k, o), stateCollections())) {

@@ -23,6 +23,8 @@ describe('formatPlan', () => {
       'status ResourceDistribution sample {desired, succeeded} — counts changed'],
     ['event', plan({ events: [{ regarding: rd, type: 'Warning', reason: 'ConflictOccurred', message: 'ns-1 has its own game-demo' }] }),
       'event Warning ConflictOccurred on ResourceDistribution sample: ns-1 has its own game-demo'],
+    ['ledger write', plan({ ledgers: [{ ref: { kind: 'PodUnavailableBudget', namespace: 'ns-1', name: 'pub' }, op: 'resync', request: {}, reason: 'allowance changed' }] }),
+      'ledger PodUnavailableBudget ns-1/pub resync — allowance changed'],
     ['requeue in seconds', plan({ requeueAfterMs: 30_000 }), 'requeue after 30s'],
     ['requeue in minutes', plan({ requeueAfterMs: 300_000 }), 'requeue after 5m'],
     ['requeue in ms', plan({ requeueAfterMs: 1500 }), 'requeue after 1500ms'],

@@ -1,6 +1,6 @@
 // The text a `--dry-run` prints: one line per planned API call, in the order act applies them,
 // and the same labels act uses when it reports a failed write.
-import type { EventNote, ObjectRef, Plan, StatusWrite, Write } from './types.js';
+import type { EventNote, LedgerWrite, ObjectRef, Plan, StatusWrite, Write } from './types.js';
 
 /** `ConfigMap ns-1/game-demo`, or `ResourceDistribution sample` for a cluster-scoped object. */
 export function describeRef(ref: { kind?: string; name?: string; namespace?: string }): string {
@@ -26,6 +26,10 @@ export function describeEvent(e: EventNote): string {
   return `event ${e.type} ${e.reason} on ${describeRef(e.regarding)}`;
 }
 
+export function describeLedgerWrite(l: LedgerWrite): string {
+  return `ledger ${l.ref.kind} ${l.ref.namespace ? `${l.ref.namespace}/` : ''}${l.ref.name} ${l.op}`;
+}
+
 function duration(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
@@ -38,6 +42,7 @@ export function formatPlan(plan: Plan): string {
     ...plan.writes.map((w) => `${describeWrite(w)} — ${w.reason}`),
     ...plan.status.map((s) => `${describeStatus(s)} {${Object.keys(s.status).sort().join(', ')}} — ${s.reason}`),
     ...plan.events.map((e) => `${describeEvent(e)}: ${e.message}`),
+    ...(plan.ledgers ?? []).map((l) => `${describeLedgerWrite(l)} — ${l.reason}`),
   ];
   if (plan.requeueAfterMs !== undefined) lines.push(`requeue after ${duration(plan.requeueAfterMs)}`);
   return lines.length ? lines.join('\n') : 'no changes';

@@ -4,6 +4,8 @@ import type { KubeHttp } from '../kube/http.js';
 import { applyPlan } from './act.js';
 import { acquireLease, releaseLease, renewLease, type Lease } from './lease.js';
 import { emptyPlan, type Plan, type Reconciler, type RunReport, type Scope } from './types.js';
+import type { Ledgers } from '../admission/ledger.js';
+import { describeLedgerWrite } from './plan-format.js';
 
 export const COMPONENT = 'kruise-serverless';
 export const DEFAULT_LEASE_NAMESPACE = 'kruise-system';
@@ -21,6 +23,8 @@ export type RunOptions = {
   /** Reconcilers split by shard take one lease per shard. */
   shard?: string;
   log?: (m: string) => void;
+  /** The edge's ledgers: observe may read them, and the plan's ledger writes go there. */
+  ledgers?: Ledgers;
 };
 
 export function leaseNameFor(kind: string, shard?: string): string {
@@ -28,17 +32,38 @@ export function leaseNameFor(kind: string, shard?: string): string {
 }
 
 function isEmpty(plan: Plan): boolean {
-  return plan.writes.length === 0 && plan.status.length === 0 && plan.events.length === 0;
+  return plan.writes.length === 0 && plan.status.length === 0 && plan.events.length === 0 && !plan.ledgers?.length;
+}
+
+/** The plan's ledger writes, in order; a failure is reported like a failed API write. */
+async function applyLedgerWrites(plan: Plan, ledgers: Ledgers | undefined, log: (m: string) => void): Promise<{ applied: number; failed: RunReport['failed'] }> {
+  const writes = plan.ledgers ?? [];
+  if (writes.length === 0) return { applied: 0, failed: [] };
+  if (!ledgers) {
+    log(`${writes.length} ledger writes skipped: this run has no edge (set KS_EDGE_URL/--edge-url and the sync token)`);
+    return { applied: 0, failed: [] };
+  }
+  let applied = 0;
+  const failed: RunReport['failed'] = [];
+  for (const w of writes) {
+    try {
+      await ledgers.apply(w.ref, w.op, w.request);
+      applied += 1;
+    } catch (e) {
+      failed.push({ write: describeLedgerWrite(w), error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return { applied, failed };
 }
 
 function withContext(what: string, e: unknown): Error {
   return new Error(`${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
 }
 
-async function observeAndDecide(kube: KubeHttp, r: Reconciler, scope: Scope, now: Date): Promise<Plan> {
+async function observeAndDecide(kube: KubeHttp, r: Reconciler, scope: Scope, now: Date, ledgers?: Ledgers): Promise<Plan> {
   let observed: unknown;
   try {
-    observed = await r.observe(kube, scope);
+    observed = await r.observe(kube, scope, ledgers ? { ledgers } : {});
   } catch (e) {
     throw withContext(`${r.kind}: observe failed`, e);
   }
@@ -56,7 +81,7 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
     apiCalls: kube.calls - calls, durationMs: Date.now() - started,
   });
 
-  if (opts.dryRun) return report(false, await observeAndDecide(kube, reconciler, scope, now()));
+  if (opts.dryRun) return report(false, await observeAndDecide(kube, reconciler, scope, now(), opts.ledgers));
 
   const durationSeconds = opts.leaseDurationSeconds ?? DEFAULT_LEASE_SECONDS;
   const name = leaseNameFor(reconciler.kind, opts.shard);
@@ -86,7 +111,7 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
   };
   type Outcome = { acted: boolean; plan: Plan; applied?: number; conflicts?: number; failed?: RunReport['failed'] };
   const act = async (): Promise<Outcome> => {
-    const plan = await observeAndDecide(kube, reconciler, scope, now());
+    const plan = await observeAndDecide(kube, reconciler, scope, now(), opts.ledgers);
     // Nothing to write: no need to prove we still hold the lease.
     if (isEmpty(plan)) return { acted: true, plan };
     if (!(await renew())) {
@@ -98,8 +123,12 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
       now,
       shouldContinue: () => (now().getTime() - renewedAt > (durationSeconds * 1000) / 3 ? renew() : lease !== false),
     });
-    if (result.stopped) log(`${reconciler.kind}: lost lease ${namespace}/${name}; ${result.stopped} planned writes left for the next run`);
-    return { acted: true, plan, ...result };
+    if (result.stopped) {
+      log(`${reconciler.kind}: lost lease ${namespace}/${name}; ${result.stopped} planned writes left for the next run`);
+      return { acted: true, plan, ...result };
+    }
+    const ledgerResult = await applyLedgerWrites(plan, opts.ledgers, (m) => log(`${reconciler.kind}: ${m}`));
+    return { acted: true, plan, ...result, applied: result.applied + ledgerResult.applied, failed: [...result.failed, ...ledgerResult.failed] };
   };
   let outcome: Outcome;
   try {

@@ -3,6 +3,7 @@
 // compares desired with observed. Every write says why, carries a precondition where the API
 // allows, and uses deterministic names, so a killed or doubled run converges.
 import type { KubeObject } from '../kube/http.js';
+import type { LedgerRef, Ledgers } from '../admission/ledger.js';
 
 /** Reads a reconciler may make. Implemented over the API server by KubeHttp (LIST-based). */
 export interface KubeReader {
@@ -47,15 +48,29 @@ export type EventNote = {
   message: string;
 };
 
+/**
+ * An operation on an edge ledger (src/admission/ledger.ts), e.g. resyncing a budget with what the
+ * reconciler observed. Applied after the API writes, in plan order; a run without ledgers (no
+ * edge configured) skips them and says so.
+ */
+export type LedgerWrite = { ref: LedgerRef; op: string; request: unknown; reason: string };
+
 export type Plan = {
   writes: Write[];
   status: StatusWrite[];
   events: EventNote[];
+  ledgers?: LedgerWrite[];
   /** Ask to be invoked again after this long (e.g. to retry or expire something). */
   requeueAfterMs?: number;
 };
 
 export const emptyPlan = (): Plan => ({ writes: [], status: [], events: [] });
+
+/** What the runtime lends observe besides the API server. */
+export type ObserveContext = {
+  /** The edge's ledgers (reads only: writes go in the plan), when the run has an edge. */
+  ledgers?: Ledgers;
+};
 
 export interface Reconciler<O = unknown> {
   /** The kind reconciled (for leases, logs, triggers), e.g. 'ResourceDistribution'. */
@@ -63,7 +78,7 @@ export interface Reconciler<O = unknown> {
   /** The apiVersion of that kind, e.g. 'apps.kruise.io/v1alpha1'. */
   apiVersion: string;
   /** LISTs what decide needs. No writes. */
-  observe(kube: KubeReader, scope: Scope): Promise<O>;
+  observe(kube: KubeReader, scope: Scope, ctx?: ObserveContext): Promise<O>;
   /** Pure: observed state and the time → the plan. */
   decide(observed: O, now: Date): Plan;
   /** Other kinds whose changes call for a full run (e.g. Namespaces for ResourceDistribution). */

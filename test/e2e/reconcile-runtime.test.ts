@@ -14,6 +14,8 @@ import { formatPlan } from '../../src/reconcile/plan-format.js';
 import { COMPONENT, leaseNameFor, runReconciler } from '../../src/reconcile/runner.js';
 import { emptyPlan, type EventNote, type Plan, type Reconciler } from '../../src/reconcile/types.js';
 import { createNamespace, deleteNamespace, testKube, testKubeConfig } from './support/kube.js';
+import { MemoryLedgers } from '../../src/admission/ledger.js';
+import { COUNTER_KIND, counterLedger, type CounterBudget } from '../fixtures/counter-ledger.js';
 
 const kc = testKubeConfig();
 const RUN = randomBytes(3).toString('hex');
@@ -196,6 +198,42 @@ describe('runReconciler', () => {
     await new Promise((res) => setTimeout(res, 2100));
     expect((await run(r, s)).acted).toBe(true);
     expect((await getLease(s)).spec).toMatchObject({ holderIdentity: '', leaseTransitions: 1 });
+  });
+});
+
+describe('ledgers', () => {
+  const ref = { kind: COUNTER_KIND, namespace: 'ns', name: `budget-${RUN}` };
+  // Reads the ledger in observe (through the context the runtime lends) and plans a resync of it.
+  const budgetReconciler = (limit: number): Reconciler<{ seen: CounterBudget | null | undefined }> => ({
+    kind: 'RtBudget',
+    apiVersion: 'v1',
+    async observe(_reader, _scope, ctx) {
+      return { seen: ctx?.ledgers ? await ctx.ledgers.apply<CounterBudget | null>(ref, 'read', undefined) : undefined };
+    },
+    decide({ seen }) {
+      if (seen?.limit === limit) return emptyPlan();
+      return { ...emptyPlan(), ledgers: [{ ref, op: 'set', request: { limit }, reason: `the budget is ${limit}` }] };
+    },
+  });
+
+  it('observe reads the edge’s ledgers; the plan’s ledger writes are applied after the API writes', async () => {
+    const ledgers = new MemoryLedgers([counterLedger]);
+    const first = await run(budgetReconciler(3), shard('ledger'), { ledgers });
+    expect(first).toMatchObject({ acted: true, applied: 1, failed: [] });
+    expect(formatPlan(first.plan)).toBe(`ledger ${COUNTER_KIND} ns/${ref.name} set — the budget is 3`);
+    expect(await ledgers.apply<CounterBudget>(ref, 'read', undefined)).toMatchObject({ limit: 3 });
+    // Level-triggered: the next run reads the ledger, finds it right and plans nothing.
+    expect((await run(budgetReconciler(3), shard('ledger'), { ledgers })).plan).toEqual(emptyPlan());
+  });
+
+  it('without an edge, ledger writes are skipped and said so; a failing one is reported, not thrown', async () => {
+    const lines: string[] = [];
+    const skipped = await run(budgetReconciler(5), shard('ledger'), { log: (m) => lines.push(m) });
+    expect(skipped).toMatchObject({ acted: true, applied: 0, failed: [] });
+    expect(lines.join('\n')).toMatch(/1 ledger writes skipped: this run has no edge/);
+    const broken = { ...budgetReconciler(5), decide: () => ({ ...emptyPlan(), ledgers: [{ ref, op: 'explode', request: {}, reason: 'test' }] }) };
+    const failed = await run(broken, shard('ledger'), { ledgers: new MemoryLedgers([counterLedger]) });
+    expect(failed.failed).toEqual([{ write: `ledger ${COUNTER_KIND} ns/${ref.name} explode`, error: 'boom' }]);
   });
 });
 
