@@ -11,8 +11,9 @@ import {
   workingHotUpgradeContainers,
   type HashEntry,
 } from './controller/annotations.js';
+import { cloneJson } from './clone.js';
 import { rfc3339, type Container } from './controller/pod.js';
-import { buildSidecars, type BuiltSidecar, type PodMetaLike, type PodSpecLike, type Volume } from './sidecars.js';
+import { appendMissing, buildSidecars, type BuiltSidecar, type PodMetaLike, type PodSpecLike, type Volume } from './sidecars.js';
 import {
   HASH_ANNOTATION,
   HASH_WITHOUT_IMAGE_ANNOTATION,
@@ -90,24 +91,13 @@ function hashEntry(set: SidecarSet, stamp: string, annotation: string, withRevis
   };
 }
 
-function appendMissing<T extends { name?: string }>(base: readonly T[], extra: readonly T[]): T[] {
-  const names = new Set(base.map((x) => x.name));
-  const out = [...base];
-  for (const x of extra) {
-    if (names.has(x.name)) continue;
-    names.add(x.name);
-    out.push(x);
-  }
-  return out;
-}
-
 /**
  * The pod with `sets` injected, in the given order. `namespace` names the pod in error messages.
  * No sets ⇒ the pod unchanged.
  */
 export function injectSidecarSets<P extends object>(pod: P, sets: readonly SidecarSet[], now: Date, namespace: string): InjectResult<P> {
   if (sets.length === 0) return { pod };
-  const out = structuredClone(pod) as InjectablePod;
+  const out = cloneJson(pod) as InjectablePod;
   const meta = (out.metadata ??= {});
   const spec = (out.spec ??= {});
   const who = `${namespace}/${meta.name ?? meta.generateName ?? ''}`;
@@ -125,7 +115,7 @@ export function injectSidecarSets<P extends object>(pod: P, sets: readonly Sidec
   if ('error' in hashesWithoutImage) return hashesWithoutImage;
 
   // Every set builds from the pod as the client sent it (metadata patches aside), as OpenKruise does.
-  const source = { spec: structuredClone(spec), meta: { labels: meta.labels ?? {}, annotations } };
+  const source = { spec: cloneJson(spec), meta: { labels: meta.labels ?? {}, annotations } };
   const inits: { sidecar: BuiltSidecar; set: string }[] = [];
   const containers: { sidecar: BuiltSidecar; set: string }[] = [];
   const volumes: Volume[] = [];
@@ -151,8 +141,8 @@ export function injectSidecarSets<P extends object>(pod: P, sets: readonly Sidec
   const sortedInits = [...inits].sort((a, b) => (a.sidecar.container.name < b.sidecar.container.name ? -1 : a.sidecar.container.name > b.sidecar.container.name ? 1 : 0));
   if (sortedInits.length) spec.initContainers = mergeContainers(spec.initContainers ?? [], sortedInits.map((i) => i.sidecar));
   spec.containers = mergeContainers(spec.containers ?? [], containers.map((c) => c.sidecar));
-  if (volumes.length) spec.volumes = appendMissing(spec.volumes ?? [], volumes);
-  if (secrets.length || spec.imagePullSecrets) spec.imagePullSecrets = appendMissing([], [...(spec.imagePullSecrets ?? []), ...secrets]);
+  if (volumes.length) spec.volumes = appendMissing(spec.volumes ?? [], volumes, (v) => v.name);
+  if (secrets.length || spec.imagePullSecrets) spec.imagePullSecrets = appendMissing([], [...(spec.imagePullSecrets ?? []), ...secrets], (p) => p.name);
 
   if (hashes.size) annotations[HASH_ANNOTATION] = encodeHashEntries(hashes);
   if (hashesWithoutImage.size) annotations[HASH_WITHOUT_IMAGE_ANNOTATION] = encodeHashEntries(hashesWithoutImage);

@@ -1,6 +1,7 @@
 // Builds what one SidecarSet injects into a new pod (SEMANTICS.md §2.4.5, §2.4.7): its init
 // containers and containers with shared volume mounts, transferred env and IS_INJECTED, the volumes
 // and image pull secrets they need, and hot-upgrade pairs. Pure, Web APIs only.
+import { cloneJson } from './clone.js';
 import { hotUpgradeContainerNames, isHotUpgradeContainer } from './controller/pod-state.js';
 import type { Container, EnvVar } from './controller/pod.js';
 import {
@@ -57,29 +58,24 @@ export function isInjectedSidecar(c: Container): boolean {
   return envOf(c).some((e) => e.name === ENV_IS_INJECTED && e.value === 'true');
 }
 
-/** MergeEnvVar: `extra` entries whose names are not yet present, in order. */
-function mergeEnv(base: EnvVar[], extra: readonly EnvVar[]): EnvVar[] {
-  const names = new Set(base.map((e) => e.name));
+/**
+ * `base`, then the items of `extra` whose key is not present yet (first occurrence wins): OpenKruise's
+ * MergeEnvVar (by name), MergeVolumeMounts (by mountPath), and its volume and pull-secret merges.
+ */
+export function appendMissing<T>(base: readonly T[], extra: readonly T[], key: (item: T) => unknown): T[] {
+  const seen = new Set(base.map(key));
   const out = [...base];
-  for (const e of extra) {
-    if (names.has(e.name)) continue;
-    names.add(e.name);
-    out.push(e);
+  for (const item of extra) {
+    const k = key(item);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(item);
   }
   return out;
 }
 
-/** MergeVolumeMounts: `extra` mounts whose mountPath is not yet used. */
-function mergeMounts(base: VolumeMount[], extra: readonly VolumeMount[]): VolumeMount[] {
-  const paths = new Set(base.map((m) => m.mountPath));
-  const out = [...base];
-  for (const m of extra) {
-    if (paths.has(m.mountPath)) continue;
-    paths.add(m.mountPath);
-    out.push(m);
-  }
-  return out;
-}
+const mergeEnv = (base: EnvVar[], extra: readonly EnvVar[]) => appendMissing(base, extra, (e) => e.name);
+const mergeMounts = (base: VolumeMount[], extra: readonly VolumeMount[]) => appendMissing(base, extra, (m) => m.mountPath);
 
 /**
  * GetInjectedVolumeMountsAndEnvs: with shareVolumePolicy enabled, every mount of the pod's own
@@ -114,6 +110,7 @@ function sourceFromField(fieldPath: string, meta: PodMetaLike): string | undefin
 
 /** GetSidecarTransferEnvs: env vars copied whole from pod containers, names sorted per entry. */
 function transferredEnv(sidecar: SidecarContainer, pod: PodSpecLike, meta: PodMetaLike): EnvVar[] {
+  if (!sidecar.transferEnv?.length) return [];
   const byKey = new Map<string, EnvVar>();
   for (const c of pod.containers ?? []) for (const e of envOf(c)) byKey.set(`${c.name}/${e.name}`, e);
   const out: EnvVar[] = [];
@@ -136,7 +133,7 @@ function transferredEnv(sidecar: SidecarContainer, pod: PodSpecLike, meta: PodMe
 
 /** The container as the pod gets it: a copy without the SidecarContainer-only fields. */
 function plainContainer(sidecar: SidecarContainer): Container {
-  const copy = structuredClone(sidecar) as unknown as Obj;
+  const copy = cloneJson(sidecar) as unknown as Obj;
   for (const f of SIDECAR_ONLY_FIELDS) delete copy[f];
   return copy as Container;
 }
@@ -149,7 +146,7 @@ function prepare(sidecar: SidecarContainer, set: SidecarSet, pod: PodSpecLike, m
   const c = plainContainer(sidecar);
   for (const m of mountsOf(c)) {
     const v = setVolumes.get(m.name);
-    if (v) volumes.push(structuredClone(v));
+    if (v) volumes.push(cloneJson(v));
   }
   c.volumeMounts = mergeMounts(mountsOf(c), shared.mounts);
   // §8: appended even when the sidecar already defines IS_INJECTED, as OpenKruise does.
@@ -166,8 +163,8 @@ const versionEnv = (name: string, container: string): EnvVar => ({
 function hotUpgradePair(prepared: Container, sidecar: SidecarContainer, built: BuiltSet): Container[] {
   const [one, two] = hotUpgradeContainerNames(sidecar.name);
   const pair = [
-    { ...structuredClone(prepared), name: one, image: prepared.image },
-    { ...structuredClone(prepared), name: two, image: sidecar.upgradeStrategy?.hotUpgradeEmptyImage ?? '' },
+    { ...cloneJson(prepared), name: one, image: prepared.image },
+    { ...cloneJson(prepared), name: two, image: sidecar.upgradeStrategy?.hotUpgradeEmptyImage ?? '' },
   ];
   for (const c of pair) c.env = [...envOf(c), versionEnv(ENV_SIDECARSET_VERSION, c.name), versionEnv(ENV_SIDECARSET_VERSION_ALT, c.name)];
   Object.assign(built.versionAnnotations, {
