@@ -232,6 +232,30 @@ describe('injection of the seeds’ SidecarSets', () => {
     });
   });
 
+  it('init containers (sorted, After by default) and image pull secrets', async () => {
+    await createSet({ ...SS, metadata: { name: 'inits' }, spec: {
+      selector: { matchLabels: { app: 'inits' } },
+      initContainers: [{ name: 'z-setup', image: 'busybox:1.36' }, { name: 'a-first', image: 'busybox:1.36', podInjectPolicy: 'BeforeAppContainer' }, { name: 'm-setup', image: 'busybox:1.36' }],
+      containers: [{ name: 'inits-agent', image: 'busybox:1.36' }],
+      imagePullSecrets: [{ name: 'registry-a' }, { name: 'registry-b' }],
+    } });
+    await resync();
+    const p = await createPod('inits', { app: 'inits' }, { initContainers: [{ name: 'own', image: 'busybox:1.36' }], imagePullSecrets: [{ name: 'registry-b' }] });
+    expect(names(p.spec?.initContainers)).toEqual(['a-first', 'own', 'm-setup', 'z-setup']);
+    expect(p.spec?.imagePullSecrets).toEqual([{ name: 'registry-b' }, { name: 'registry-a' }]);
+  });
+
+  it.each([
+    ['a transferEnv source read from metadata.name', { containers: [{ name: 'bad-env', image: 'busybox:1.36', transferEnv: [{ sourceContainerNameFrom: { fieldRef: { fieldPath: 'metadata.name' } }, envName: 'X' }] }] },
+      /field label not supported: metadata.name/],
+    ['a HotUpgrade sidecar without hotUpgradeEmptyImage', { containers: [{ name: 'bad-hot', image: 'busybox:1.36', upgradeStrategy: { upgradeType: 'HotUpgrade' } }] },
+      /hotUpgradeEmptyImage/],
+    ['partition together with selector', { containers: [{ name: 'bad-us', image: 'busybox:1.36' }], updateStrategy: { partition: 1, selector: { matchLabels: { a: 'b' } } } },
+      /Partition and Selector cannot be used together/],
+  ])('validation refuses %s', async (_n, spec, message) => {
+    await expect(createSet({ ...SS, metadata: { name: 'invalid' }, spec: { selector: { matchLabels: { app: 'invalid' } }, ...spec } })).rejects.toThrow(message);
+  });
+
   it('validation at the edge: a container name another overlapping set injects is refused', async () => {
     await expect(createSet({ ...SS, metadata: { name: 'clash' }, spec: {
       selector: { matchLabels: { app: 'nginx' } }, containers: [{ name: 'sidecar1', image: 'busybox:1.36' }],
@@ -342,6 +366,35 @@ describe('controller', () => {
     kubelet.setRestartReadyDelay(0);
     await kube.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: ROLL, namespace: ns } }, { propagationPolicy: 'Background' });
   }, 240_000);
+
+  it('updateStrategy: NotUpdate and paused hold the old image; partition keeps that many pods back', async () => {
+    const pods = ['hold-0', 'hold-1', 'hold-2', 'hold-3'];
+    const set = await createSet({ ...SS, metadata: { name: 'hold' }, spec: {
+      selector: { matchLabels: { app: 'hold' } }, updateStrategy: { type: 'NotUpdate' }, containers: [{ name: 'hold-agent', image: 'hold:1' }],
+    } });
+    await resync();
+    for (const name of pods) await createPod(name, { app: 'hold' });
+    const images = async () => Promise.all(pods.map(async (n) => containerOf(await kube.get<Pod>('v1', 'Pod', n, ns), 'hold-agent')?.image));
+    const settle = async () => {
+      for (let i = 0; i < 6; i++) {
+        await runReconciler(kube, sidecarSetReconciler, { scope: { kind: 'all' }, identity: 'sidecarset-e2e' });
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    };
+    await eventually('4 ready pods', async () => {
+      const ready = await Promise.all(pods.map(async (n) => isReady(await kube.get<Pod>('v1', 'Pod', n, ns))));
+      return ready.every(Boolean) ? true : undefined;
+    });
+    const current = await kube.patch<SidecarSetObj>(set, { spec: { containers: [{ name: 'hold-agent', image: 'hold:2' }] } });
+    await settle();
+    expect(await images()).toEqual(['hold:1', 'hold:1', 'hold:1', 'hold:1']);
+    const paused = await kube.patch<SidecarSetObj>(current, { spec: { updateStrategy: { type: 'RollingUpdate', paused: true, maxUnavailable: 4 } } });
+    await settle();
+    expect(await images()).toEqual(['hold:1', 'hold:1', 'hold:1', 'hold:1']);
+    await kube.patch(paused, { spec: { updateStrategy: { type: 'RollingUpdate', paused: false, partition: 3, maxUnavailable: 4 } } });
+    await settle();
+    expect((await images()).filter((i) => i === 'hold:2')).toHaveLength(1);
+  }, 120_000);
 
   it('hot upgrade: the idle container takes the new image, then the old one goes empty', async () => {
     const set = await createSet({ ...SS, metadata: { name: 'hot-roll' }, spec: {
