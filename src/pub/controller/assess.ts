@@ -1,0 +1,106 @@
+// What the controller computes for one PUB from what it observed (SEMANTICS.md §4.5): its pods
+// (targetRef: the workload's pods; selector: matching pods of the namespace), the expected count
+// (workload scale, or `pub.kruise.io/protect-total-replicas`), desiredAvailable, and each pod's
+// fact for the ledger. A workload whose scale cannot be read (an unknown kind, kruise#2571) does
+// not make the budget "allow everything": its observed pods stand in for its scale, and the
+// assessment reports it. A PUB without pods yet (kruise#1857) is assessed like any other. Pure.
+import { isActivePod, type Pod } from '../../sidecarset/controller/pod.js';
+import { scaledValue } from '../../sidecarset/controller/update.js';
+import type { PodFact } from '../budget-state.js';
+import { isPodAvailableForBudget } from '../pod-state.js';
+import { podWorkload, pubCoversPod, type Owned, type WorkloadRef } from '../related.js';
+import type { PubResyncRequest } from '../resync.js';
+import { NO_PROTECT_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, protectedOperations, type PodUnavailableBudget } from '../types.js';
+
+/** A workload's scale, or why it could not be read. */
+export type Scale = number | { error: string };
+export const workloadKey = (namespace: string, w: WorkloadRef): string => `${namespace}/${w.group}/${w.kind}/${w.name}`;
+
+export type PubAssessment = {
+  resync: PubResyncRequest;
+  /** Active pods the PUB covers (for back-fill and reporting). */
+  pods: Pod[];
+  /** Workloads whose scale could not be read, with why. */
+  unknownWorkloads: { workload: string; error: string }[];
+  /** The spec cannot be evaluated (e.g. a bad percentage): the budget allows nothing. */
+  specError?: string;
+};
+
+export function targetWorkload(pub: PodUnavailableBudget): WorkloadRef | undefined {
+  const ref = pub.spec?.targetRef;
+  if (!ref?.kind || !ref.name) return undefined;
+  const parts = (ref.apiVersion ?? '').split('/');
+  return { group: parts.length === 2 ? parts[0]! : '', kind: ref.kind, name: ref.name };
+}
+
+const sameWorkload = (a: WorkloadRef | undefined, b: WorkloadRef | undefined) => !!a && !!b && a.group === b.group && a.kind === b.kind && a.name === b.name;
+
+function factOf(pod: Pod): PodFact {
+  if (pod.metadata.annotations?.[NO_PROTECT_ANNOTATION] === 'true') return 'unprotected';
+  return isActivePod(pod) && isPodAvailableForBudget(pod) ? 'available' : 'unavailable';
+}
+
+export function assessPub(
+  pub: PodUnavailableBudget,
+  namespacePods: readonly Pod[],
+  replicaSets: ReadonlyMap<string, Owned>,
+  scales: ReadonlyMap<string, Scale>,
+  observedAt: number,
+): PubAssessment {
+  const ns = pub.metadata?.namespace ?? '';
+  const target = pub.spec?.targetRef ? targetWorkload(pub) : undefined;
+  const workloadOf = new Map(namespacePods.map((p) => [p, podWorkload(p, replicaSets)]));
+  const covered = namespacePods.filter((p) => (target ? sameWorkload(workloadOf.get(p), target) : pubCoversPod(pub, p, undefined)));
+  const active = covered.filter(isActivePod);
+
+  const unknownWorkloads: PubAssessment['unknownWorkloads'] = [];
+  const scaleOf = (w: WorkloadRef, podsOfIt: number): number => {
+    const s = scales.get(workloadKey(ns, w));
+    if (typeof s === 'number') return s;
+    unknownWorkloads.push({ workload: `${w.kind}/${w.name}`, error: s?.error ?? 'not observed' });
+    return podsOfIt;
+  };
+  let expected: number;
+  const total = pub.metadata?.annotations?.[PROTECT_TOTAL_REPLICAS_ANNOTATION];
+  if (total) expected = Number.parseInt(total, 10) || 0;
+  else if (target) expected = scaleOf(target, active.length);
+  else {
+    // Distinct workloads count their scale once; pods without a workload count one each.
+    const byWorkload = new Map<string, { w: WorkloadRef; n: number }>();
+    let loose = 0;
+    for (const p of active) {
+      const w = workloadOf.get(p);
+      if (!w) loose++;
+      else {
+        const k = workloadKey(ns, w);
+        byWorkload.set(k, { w, n: (byWorkload.get(k)?.n ?? 0) + 1 });
+      }
+    }
+    expected = loose + [...byWorkload.values()].reduce((sum, { w, n }) => sum + scaleOf(w, n), 0);
+  }
+
+  const { maxUnavailable, minAvailable } = pub.spec ?? {};
+  let desired: number | { error: string };
+  if (maxUnavailable !== undefined && maxUnavailable !== null) {
+    const m = scaledValue(maxUnavailable, expected, true);
+    desired = typeof m === 'number' ? Math.max(0, expected - m) : m;
+  } else desired = scaledValue(minAvailable ?? 0, expected, true);
+  const specError = typeof desired === 'number' ? undefined : desired.error;
+
+  return {
+    resync: {
+      pub: pub.metadata?.name ?? '',
+      uid: pub.metadata?.uid ?? '',
+      generation: pub.metadata?.generation ?? 0,
+      // An unusable spec protects everything rather than nothing.
+      desiredAvailable: typeof desired === 'number' ? desired : Math.max(expected, covered.length),
+      totalReplicas: expected,
+      protectOperations: protectedOperations(pub.metadata?.annotations),
+      pods: Object.fromEntries(covered.map((p) => [p.metadata.name, factOf(p)])),
+      observedAt,
+    },
+    pods: active,
+    unknownWorkloads,
+    ...(specError ? { specError } : {}),
+  };
+}

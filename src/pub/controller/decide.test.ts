@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../sidecarset/controller/pod.js';
+import type { PubResyncResult } from '../resync.js';
+import { resyncBudget } from '../resync.js';
+import { pub, readyPod } from '../test-builders.js';
+import type { PodUnavailableBudget } from '../types.js';
+import { assessPub, type Scale } from './assess.js';
+import { decidePubs } from './decide.js';
+import { pubKey, type LedgerAnswer, type PubObserved } from './observe.js';
+
+const NOW = new Date('2024-01-01T00:00:00Z');
+const rsOf = new Map([['web-abc', { metadata: { name: 'web-abc', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }] } }]]);
+const depPod = (name: string, over: Parameters<typeof readyPod>[1] = {}) => readyPod(name, { owner: { kind: 'ReplicaSet', name: 'web-abc' }, pub: 'web', ...over });
+const byRef = (spec: Partial<PodUnavailableBudget['spec']> = { maxUnavailable: 1 }) => pub('web', { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, ...spec });
+
+function observed(p: PodUnavailableBudget, pods: Pod[], scales: Record<string, Scale>, withLedger = true): PubObserved {
+  const a = assessPub(p, pods, rsOf, new Map(Object.entries(scales)), NOW.getTime());
+  const ledger = new Map<string, LedgerAnswer>();
+  if (withLedger) ledger.set(pubKey(p), { result: resyncBudget(undefined, a.resync, NOW.getTime()).result as PubResyncResult });
+  return { pubs: [p], assessments: new Map([[pubKey(p), a]]), ledger, pods, replicaSets: [...rsOf.values()], observedAt: NOW.getTime() };
+}
+
+describe('assessPub', () => {
+  it.each([
+    ['maxUnavailable 1 of scale 3', byRef(), 3, { desiredAvailable: 2, totalReplicas: 3 }],
+    ['maxUnavailable 50% rounds up', byRef({ maxUnavailable: '50%' }), 3, { desiredAvailable: 1, totalReplicas: 3 }],
+    ['minAvailable 50% rounds up', byRef({ minAvailable: '50%' }), 3, { desiredAvailable: 2, totalReplicas: 3 }],
+    ['minAvailable int', byRef({ minAvailable: 2 }), 5, { desiredAvailable: 2, totalReplicas: 5 }],
+  ])('%s', (_name, p, scale, want) => {
+    const a = assessPub(p, [depPod('a'), depPod('b'), depPod('c')], rsOf, new Map([['default/apps/Deployment/web', scale]]), 0);
+    expect(a.resync).toMatchObject(want);
+  });
+
+  it('protect-total-replicas overrides the scale', () => {
+    const p = pub('web', { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxUnavailable: 1 }, { annotations: { 'pub.kruise.io/protect-total-replicas': '10' } });
+    expect(assessPub(p, [], rsOf, new Map([['default/apps/Deployment/web', 3]]), 0).resync.desiredAvailable).toBe(9);
+  });
+
+  it('an unknown workload kind protects its observed pods and is reported (kruise#2571)', () => {
+    const p = pub('roll', { targetRef: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'r' }, maxUnavailable: 1 });
+    const pods = ['a', 'b', 'c'].map((n) => readyPod(n, { owner: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'r' } }));
+    const a = assessPub(p, pods, rsOf, new Map([['default/argoproj.io/Rollout/r', { error: 'the server could not find the requested resource' }]]), 0);
+    expect(a.resync).toMatchObject({ totalReplicas: 3, desiredAvailable: 2 });
+    expect(a.unknownWorkloads).toEqual([{ workload: 'Rollout/r', error: 'the server could not find the requested resource' }]);
+  });
+});
+
+describe('decidePubs', () => {
+  it('writes the status of a PUB created before any pod (kruise#1857)', () => {
+    const plan = decidePubs(observed(byRef(), [], { 'default/apps/Deployment/web': 3 }), NOW);
+    expect(plan.status).toHaveLength(1);
+    expect(plan.status[0]!.status).toMatchObject({ observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 0, unavailableAllowed: 0 });
+  });
+
+  it('writes nothing when the status is current', () => {
+    const p = byRef();
+    p.status = { observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 3, unavailableAllowed: 1, disruptedPods: {}, unavailablePods: {} };
+    const plan = decidePubs(observed(p, [depPod('a'), depPod('b'), depPod('c')], { 'default/apps/Deployment/web': 3 }), NOW);
+    expect(plan.status).toEqual([]);
+  });
+
+  it('turns refusals into PubPreventPodDeletion Events on the pods', () => {
+    const o = observed(byRef(), [depPod('a')], { 'default/apps/Deployment/web': 1 });
+    const answer = o.ledger.get('default/web') as { result: PubResyncResult };
+    answer.result.refusals = { a: { operation: 'EVICT', count: 3, firstAt: 0, lastAt: 1, message: 'm' } };
+    expect(decidePubs(o, NOW).events).toContainEqual({ regarding: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'a' }, type: 'Warning', reason: 'PubPreventPodDeletion', message: 'openkruise pub prevents pod deletion' });
+  });
+
+  it('back-fills related-pub on pods created before their PUB', () => {
+    const plan = decidePubs(observed(byRef(), [readyPod('old', { owner: { kind: 'ReplicaSet', name: 'web-abc' } })], { 'default/apps/Deployment/web': 1 }), NOW);
+    expect(plan.writes).toEqual([expect.objectContaining({ op: 'patch', target: expect.objectContaining({ name: 'old' }), patch: { metadata: { annotations: { 'kruise.io/related-pub': 'web' } } } })]);
+  });
+
+  it('without a ledger, keeps the status’s pending pods and deletes expired ones with null', () => {
+    const p = byRef();
+    p.status = { observedGeneration: 1, totalReplicas: 2, desiredAvailable: 1, currentAvailable: 1, unavailableAllowed: 0, disruptedPods: { a: '2023-12-31T23:59:59Z', b: '2023-12-31T23:00:00Z' }, unavailablePods: {} };
+    const plan = decidePubs(observed(p, [depPod('a'), depPod('b')], { 'default/apps/Deployment/web': 2 }, false), NOW);
+    expect(plan.status[0]!.status).toMatchObject({ disruptedPods: { a: '2023-12-31T23:59:59Z', b: null }, currentAvailable: 1, unavailableAllowed: 0 });
+    expect(plan.requeueAfterMs).toBe(10_000);
+  });
+});

@@ -1,0 +1,95 @@
+// The PUB reconciler's decisions (SEMANTICS.md §4.5), pure: each PUB's status from its ledger's
+// resync answer (or, without a ledger, from its last status and this observation), the Events the
+// edge could not write — `PubPreventPodDeletion` for refused disruptions, `NotDeleted` for allowed
+// ones that never happened — a Warning when a workload's scale is unknown (kruise#2571), and the
+// `kruise.io/related-pub` back-fill on pods created before their PUB.
+import { emptyPlan, type EventNote, type Plan, type Write } from '../../reconcile/types.js';
+import { isActivePod, type Pod } from '../../sidecarset/controller/pod.js';
+import type { PubBudgetState } from '../budget-state.js';
+import { podWorkload, relatedPub, replicaSetsIn } from '../related.js';
+import { resyncBudget } from '../resync.js';
+import { PREVENT_EVENT_MESSAGE, PREVENT_EVENT_REASON, PUB_API_VERSION, PUB_KIND, RELATED_PUB_ANNOTATION, type PodUnavailableBudget } from '../types.js';
+import type { PubAssessment } from './assess.js';
+import { pubKey, type LedgerAnswer, type PubObserved } from './observe.js';
+import { stateFromStatus, statusOf, statusPatch } from './status.js';
+
+/** While disruptions are pending, run again soon so they are confirmed or expired promptly. */
+export const PENDING_REQUEUE_MS = 10_000;
+
+const podRef = (namespace: string, name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace, name });
+const pubRef = (pub: PodUnavailableBudget) => ({ apiVersion: PUB_API_VERSION, kind: PUB_KIND, namespace: pub.metadata?.namespace ?? '', name: pub.metadata?.name ?? '', ...(pub.metadata?.uid ? { uid: pub.metadata.uid } : {}) });
+
+function budgetEvents(pub: PodUnavailableBudget, a: PubAssessment, answer: LedgerAnswer | undefined, expiredDisrupted: readonly string[]): EventNote[] {
+  const ns = pub.metadata?.namespace ?? '';
+  const name = pub.metadata?.name ?? '';
+  const events: EventNote[] = [];
+  if (answer && 'result' in answer) {
+    for (const pod of Object.keys(answer.result.refusals).sort()) {
+      events.push({ regarding: podRef(ns, pod), type: 'Warning', reason: PREVENT_EVENT_REASON, message: PREVENT_EVENT_MESSAGE });
+    }
+  }
+  for (const pod of expiredDisrupted) {
+    events.push({ regarding: podRef(ns, pod), type: 'Warning', reason: 'NotDeleted', message: `podunavailablebudget "${name}" allowed disrupting this pod, but it was not disrupted within 20s` });
+  }
+  if (answer && 'error' in answer) {
+    events.push({ regarding: pubRef(pub), type: 'Warning', reason: 'BudgetSyncFailed', message: `the budget at the edge could not be resynced, so disruptions are refused once it is stale: ${answer.error}` });
+  }
+  for (const u of a.unknownWorkloads) {
+    events.push({ regarding: pubRef(pub), type: 'Warning', reason: 'UnknownWorkload', message: `the scale of ${u.workload} cannot be read (${u.error}); its observed pods are protected as its replicas` });
+  }
+  if (a.specError) events.push({ regarding: pubRef(pub), type: 'Warning', reason: 'InvalidSpec', message: `${a.specError}; every pod stays protected` });
+  return events;
+}
+
+/** Pods of the observed namespaces without `kruise.io/related-pub` that a PUB covers. */
+function backfillWrites(o: PubObserved): Write[] {
+  const writes: Write[] = [];
+  for (const pod of o.pods as Pod[]) {
+    if (!isActivePod(pod) || pod.metadata.annotations?.[RELATED_PUB_ANNOTATION]) continue;
+    const hit = relatedPub(pod, o.pubs, podWorkload(pod, replicaSetsIn(pod.metadata.namespace, o.replicaSets)));
+    const name = hit?.metadata?.name;
+    if (!name) continue;
+    writes.push({
+      op: 'patch',
+      target: podRef(pod.metadata.namespace, pod.metadata.name),
+      patchType: 'merge',
+      patch: { metadata: { annotations: { [RELATED_PUB_ANNOTATION]: name } } },
+      reason: `podunavailablebudget "${name}" covers this pod, which was created before it`,
+    });
+  }
+  return writes;
+}
+
+export function decidePubs(o: PubObserved, now: Date): Plan {
+  const plan = emptyPlan();
+  let pending = false;
+  for (const pub of o.pubs) {
+    const a = o.assessments.get(pubKey(pub));
+    if (!a) continue;
+    const answer = o.ledger.get(pubKey(pub));
+    let state: PubBudgetState;
+    let expired: readonly string[] = [];
+    if (answer && 'result' in answer) {
+      state = answer.result.state;
+      expired = answer.result.expired.disrupted;
+    } else {
+      const local = resyncBudget(stateFromStatus(a.resync.pub, a.resync.uid, pub.status, now.getTime()), a.resync, now.getTime());
+      state = local.next;
+      expired = local.result.expired.disrupted;
+    }
+    pending ||= Object.keys(state.disruptedPods).length + Object.keys(state.unavailablePods).length > 0;
+    const patch = statusPatch(pub.status, statusOf(state));
+    if (patch) {
+      plan.status.push({
+        target: pubRef(pub),
+        status: patch,
+        ...(pub.metadata?.resourceVersion ? { resourceVersion: pub.metadata.resourceVersion } : {}),
+        reason: `budget: ${state.unavailableAllowed} more may be disrupted (${state.currentAvailable} available, ${state.desiredAvailable} desired)`,
+      });
+    }
+    plan.events.push(...budgetEvents(pub, a, answer, expired));
+  }
+  plan.writes.push(...backfillWrites(o));
+  if (pending) plan.requeueAfterMs = PENDING_REQUEUE_MS;
+  return plan;
+}

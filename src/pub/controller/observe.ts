@@ -1,0 +1,111 @@
+// What the PUB reconciler reads: the PUBs in scope, then, per namespace that has one, its Pods and
+// ReplicaSets, the scale of each workload involved (GET, reading spec.replicas), and — through the
+// ledger port — the resync of each PUB's budget with what was just observed.
+//
+// The resync is the one write in observe. It belongs to the ledger, not the API server, and it is
+// level-triggered and safe to repeat (the reducer keeps what the observation cannot reflect), but
+// it is a write; the runtime's Plan has no place for ledger operations yet (see the report of
+// issue #7: Plan.ledgerOps applied by act before status writes). decide stays pure: it reads the
+// ledger's answer.
+import type { LedgerRef, Ledgers } from '../../admission/ledger.js';
+import { isNotFound } from '../../kube/errors.js';
+import type { KubeObject } from '../../kube/http.js';
+import type { KubeReader, Scope } from '../../reconcile/types.js';
+import type { Pod } from '../../sidecarset/controller/pod.js';
+import { pubLedgerRef } from '../ledger.js';
+import { podWorkload, replicaSetsIn, type Owned, type WorkloadRef } from '../related.js';
+import type { PubResyncRequest, PubResyncResult } from '../resync.js';
+import { PUB_API_VERSION, PUB_KIND, type PodUnavailableBudget } from '../types.js';
+import { assessPub, targetWorkload, workloadKey, type PubAssessment, type Scale } from './assess.js';
+
+export type LedgerAnswer = { result: PubResyncResult } | { error: string };
+
+export type PubObserved = {
+  pubs: PodUnavailableBudget[];
+  assessments: Map<string, PubAssessment>;
+  /** Per PUB key (`ns/name`): the ledger's answer to the resync; absent without a ledger port. */
+  ledger: Map<string, LedgerAnswer>;
+  /** Active pods of the namespaces with PUBs, and the namespace's PUBs in list order (back-fill). */
+  pods: Pod[];
+  replicaSets: Owned[];
+  observedAt: number;
+};
+
+export type PubObserveOptions = { ledgers?: Ledgers; now?: () => number };
+
+export const pubKey = (pub: PodUnavailableBudget): string => `${pub.metadata?.namespace ?? ''}/${pub.metadata?.name ?? ''}`;
+
+async function listPubs(kube: KubeReader): Promise<PodUnavailableBudget[]> {
+  try {
+    return (await kube.list<KubeObject>(PUB_API_VERSION, PUB_KIND)).items as unknown as PodUnavailableBudget[];
+  } catch (e) {
+    if (isNotFound(e) || (e instanceof Error && /does not serve/.test(e.message))) return [];
+    throw e;
+  }
+}
+
+const apiVersionOf = (w: WorkloadRef, pubRef?: string): string => pubRef ?? (w.group === '' ? 'v1' : w.group === 'apps' ? 'apps/v1' : `${w.group}/v1alpha1`);
+
+async function readScale(kube: KubeReader, namespace: string, w: WorkloadRef, apiVersion: string): Promise<Scale> {
+  try {
+    const obj = await kube.get<KubeObject & { spec?: { replicas?: unknown } }>(apiVersion, w.kind, w.name, namespace);
+    const replicas = obj.spec?.replicas;
+    // The API server defaults replicas to 1 where a workload leaves it out.
+    return typeof replicas === 'number' ? replicas : replicas === undefined ? 1 : { error: 'spec.replicas is not a number' };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+async function resync(ledgers: Ledgers, ref: LedgerRef, req: PubResyncRequest): Promise<LedgerAnswer> {
+  try {
+    return { result: await ledgers.apply<PubResyncResult>(ref, 'resync', req) };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export async function observePubs(kube: KubeReader, scope: Scope, opts: PubObserveOptions = {}): Promise<PubObserved> {
+  const now = opts.now ?? Date.now;
+  const all = await listPubs(kube);
+  const pubs = scope.kind === 'all' ? all : all.filter((p) => scope.objects.some((o) => o.name === p.metadata?.name && (!o.namespace || o.namespace === p.metadata?.namespace)));
+  const namespaces = [...new Set(pubs.map((p) => p.metadata?.namespace ?? ''))].sort();
+  const perNs = await Promise.all(
+    namespaces.map(async (namespace) => {
+      const [pods, rs] = await Promise.all([kube.list<KubeObject>('v1', 'Pod', { namespace }), kube.list<KubeObject>('apps/v1', 'ReplicaSet', { namespace })]);
+      return { namespace, pods: pods.items as unknown as Pod[], replicaSets: rs.items as unknown as Owned[] };
+    }),
+  );
+  const observedAt = now();
+
+  // Every workload whose scale some PUB needs: targetRefs, and the workloads of selector PUBs' pods.
+  const wanted = new Map<string, { namespace: string; w: WorkloadRef; apiVersion: string }>();
+  for (const p of pubs) {
+    const t = targetWorkload(p);
+    const ns = p.metadata?.namespace ?? '';
+    if (t) wanted.set(workloadKey(ns, t), { namespace: ns, w: t, apiVersion: p.spec?.targetRef?.apiVersion ?? apiVersionOf(t) });
+  }
+  for (const { namespace, pods, replicaSets } of perNs) {
+    const rsMap = replicaSetsIn(namespace, replicaSets);
+    for (const pod of pods) {
+      const w = podWorkload(pod, rsMap);
+      const owner = w && (pod.metadata.ownerReferences as { apiVersion?: string; kind?: string }[] | undefined)?.find((o) => o.kind === w.kind);
+      if (w && !wanted.has(workloadKey(namespace, w))) wanted.set(workloadKey(namespace, w), { namespace, w, apiVersion: owner?.apiVersion ?? apiVersionOf(w) });
+    }
+  }
+  const scales = new Map<string, Scale>(
+    await Promise.all([...wanted].map(async ([k, { namespace, w, apiVersion }]) => [k, await readScale(kube, namespace, w, apiVersion)] as const)),
+  );
+
+  const assessments = new Map<string, PubAssessment>();
+  for (const p of pubs) {
+    const ns = perNs.find((x) => x.namespace === p.metadata?.namespace)!;
+    assessments.set(pubKey(p), assessPub(p, ns.pods, replicaSetsIn(ns.namespace, ns.replicaSets), scales, observedAt));
+  }
+  const ledger = new Map<string, LedgerAnswer>();
+  if (opts.ledgers) {
+    const ledgers = opts.ledgers;
+    await Promise.all(pubs.map(async (p) => ledger.set(pubKey(p), await resync(ledgers, pubLedgerRef(p.metadata?.namespace ?? '', p.metadata?.name ?? ''), assessments.get(pubKey(p))!.resync))));
+  }
+  return { pubs, assessments, ledger, pods: perNs.flatMap((n) => n.pods), replicaSets: perNs.flatMap((n) => n.replicaSets), observedAt };
+}
