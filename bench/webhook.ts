@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { stop as stopEsbuild } from 'esbuild';
 import { descendants } from './cpu.js';
 import { runtimeScenario } from './runtime.js';
+import { sidecarSetScenario } from './sidecarset.js';
 
 export type Scenario = {
   summary: string;
@@ -17,6 +18,7 @@ export type Scenario = {
 
 const SCENARIOS: Record<string, Scenario> = {
   runtime: runtimeScenario,
+  sidecarset: sidecarSetScenario,
 };
 
 /** Last resort if something hangs: a scenario should finish in about two minutes. */

@@ -169,8 +169,13 @@ const SidecarContainer: StructDef = [
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Printable ASCII that Go writes as it is: no quote, backslash, <, > or &. */
+const VERBATIM = /^[\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\x5b\x5d-\x7e]*$/;
+
 /** Go's encodeState.string with HTML escaping on. */
 export function goString(s: string): string {
+  // Names, hashes and timestamps on the injection path: no need to walk them character by character.
+  if (VERBATIM.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -178,21 +178,26 @@ function isIndexed(s: SidecarSet | IndexedSidecarSet): s is IndexedSidecarSet {
   return 'selector' in s && 'set' in s;
 }
 
+// A module function, not a closure in matchOne: that runs for every candidate set of every pod,
+// and under tsx every named closure also costs a helper call as it is created.
+function notMatched(set: string, reason: string): MatchResult {
+  return { set, matched: false, reason };
+}
+
 function matchOne(entry: IndexedSidecarSet, ns: string, podLabels: Labels, nsLabels: Labels | undefined): MatchResult {
   const { set } = entry;
   const name = set.metadata?.name ?? '';
-  const no = (reason: string): MatchResult => ({ set: name, matched: false, reason });
   const spec = set.spec ?? {};
-  if (spec.injectionStrategy?.paused) return no('spec.injectionStrategy.paused is true');
+  if (spec.injectionStrategy?.paused) return notMatched(name, 'spec.injectionStrategy.paused is true');
   if (spec.namespace && spec.namespace !== ns) {
-    return no(`spec.namespace is ${JSON.stringify(spec.namespace)} and the pod is in ${JSON.stringify(ns)}`);
+    return notMatched(name, `spec.namespace is ${JSON.stringify(spec.namespace)} and the pod is in ${JSON.stringify(ns)}`);
   }
   const nsSel = entry.namespaceSelector;
   if (nsSel) {
-    if (nsSel.kind === 'invalid') return no(`spec.namespaceSelector is invalid (${nsSel.error}), so it matches no namespace`);
-    if (!nsLabels) return no(`the labels of namespace ${JSON.stringify(ns)} are not known (namespace not found or not synced yet)`);
+    if (nsSel.kind === 'invalid') return notMatched(name, `spec.namespaceSelector is invalid (${nsSel.error}), so it matches no namespace`);
+    if (!nsLabels) return notMatched(name, `the labels of namespace ${JSON.stringify(ns)} are not known (namespace not found or not synced yet)`);
     if (!selectorMatches(nsSel, nsLabels)) {
-      return no(`spec.namespaceSelector does not match the labels of namespace ${JSON.stringify(ns)}`);
+      return notMatched(name, `spec.namespaceSelector does not match the labels of namespace ${JSON.stringify(ns)}`);
     }
   }
   const sel = entry.selector;
@@ -205,11 +210,11 @@ function matchOne(entry: IndexedSidecarSet, ns: string, podLabels: Labels, nsLab
         error: `sidecarset ${JSON.stringify(name)}: spec.selector: ${sel.error}`,
       };
     case 'nothing':
-      return no('spec.selector is not set, so it matches no pod');
+      return notMatched(name, 'spec.selector is not set, so it matches no pod');
     case 'everything':
-      return no('spec.selector is empty, which OpenKruise treats as matching no pod');
+      return notMatched(name, 'spec.selector is empty, which OpenKruise treats as matching no pod');
     case 'requirements':
-      if (!selectorMatches(sel, podLabels)) return no("spec.selector does not match the pod's labels");
+      if (!selectorMatches(sel, podLabels)) return notMatched(name, "spec.selector does not match the pod's labels");
   }
   return { set: name, matched: true, reason: `spec.selector matches the pod's labels in namespace ${JSON.stringify(ns)}` };
 }

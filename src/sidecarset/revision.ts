@@ -15,6 +15,7 @@
 // replaced (null deletes). Metadata and status are the current set's, except the hash annotations
 // (from the revision; recomputed when it has none) and status.latestRevision = the revision name.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
+import { cloneJson } from './clone.js';
 import { compileSelector, selectorMatches } from './match.js';
 import {
   CUSTOM_VERSION_LABEL,
@@ -106,20 +107,21 @@ export function restoreSidecarSet(set: SidecarSet, revision: V1ControllerRevisio
   const data = parseData(revision.data);
   if (data === undefined) return { error: `${at}: data is not a JSON object` };
   const patch = data['spec'];
-  const current = structuredClone(set.spec ?? {}) as Record<string, unknown>;
+  const current = () => cloneJson(set.spec ?? {}) as Record<string, unknown>;
   let spec: Record<string, unknown>;
   if (patch === undefined || patch === null) {
-    spec = current;
+    spec = current();
   } else if (!isPlainObject(patch)) {
     return { error: `${at}: data.spec is not an object` };
   } else if (patch['$patch'] === 'replace') {
     spec = {};
-    for (const [k, v] of Object.entries(patch)) if (k !== '$patch' && v !== null) spec[k] = structuredClone(v);
+    for (const [k, v] of Object.entries(patch)) if (k !== '$patch' && v !== null) spec[k] = cloneJson(v);
   } else {
-    spec = mergeSpec(current, patch);
+    spec = mergeSpec(current(), patch);
   }
 
-  const restored = structuredClone(set);
+  // The spec is replaced just below: copy the rest (spec keeps its place among the keys).
+  const restored = cloneJson({ ...set, spec: undefined }) as unknown as SidecarSet;
   restored.spec = spec as SidecarSet['spec'];
   const revAnnotations = revision.metadata?.annotations ?? {};
   let hash = revAnnotations[HASH_ANNOTATION] ?? '';
@@ -161,7 +163,7 @@ function mergeSpec(target: Record<string, unknown>, patch: Record<string, unknow
     if (k.startsWith('$')) continue;
     if (v === null) delete out[k];
     else if (isPlainObject(v) && isPlainObject(out[k])) out[k] = mergeSpec(out[k] as Record<string, unknown>, v);
-    else out[k] = structuredClone(v);
+    else out[k] = cloneJson(v);
   }
   return out;
 }

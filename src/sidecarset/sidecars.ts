@@ -1,7 +1,7 @@
 // Builds what one SidecarSet injects into a new pod (SEMANTICS.md §2.4.5, §2.4.7): its init
 // containers and containers with shared volume mounts, transferred env and IS_INJECTED, the volumes
 // and image pull secrets they need, and hot-upgrade pairs. Pure, Web APIs only.
-import { cloneJson } from './clone.js';
+import { cloneJson, cloneJsonWithout } from './clone.js';
 import { hotUpgradeContainerNames, isHotUpgradeContainer } from './controller/pod-state.js';
 import type { Container, EnvVar } from './controller/pod.js';
 import {
@@ -39,7 +39,7 @@ export type BuiltSet = {
   workingContainers: Record<string, string>;
 };
 
-const SIDECAR_ONLY_FIELDS = ['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'transferEnv'] as const;
+const SIDECAR_ONLY_FIELDS: ReadonlySet<string> = new Set(['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'transferEnv']);
 const SUBPATH_VAR = /\$\(([-._a-zA-Z][-._a-zA-Z0-9]*)\)/g;
 const LABEL_PATH = /^metadata\.labels\['(.*)'\]$/;
 const ANNOTATION_PATH = /^metadata\.annotations\['(.*)'\]$/;
@@ -133,9 +133,7 @@ function transferredEnv(sidecar: SidecarContainer, pod: PodSpecLike, meta: PodMe
 
 /** The container as the pod gets it: a copy without the SidecarContainer-only fields. */
 function plainContainer(sidecar: SidecarContainer): Container {
-  const copy = cloneJson(sidecar) as unknown as Obj;
-  for (const f of SIDECAR_ONLY_FIELDS) delete copy[f];
-  return copy as Container;
+  return cloneJsonWithout(sidecar, SIDECAR_ONLY_FIELDS) as Container;
 }
 
 /** One sidecar with shared mounts, IS_INJECTED and transferred env; queues the set volumes it mounts. */

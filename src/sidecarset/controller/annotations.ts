@@ -108,8 +108,15 @@ export function podControllerRevision(pod: Pod, setName: string): string {
 /** A hash annotation's value: entries by set name, as Go writes the map. */
 export function encodeHashEntries(entries: ReadonlyMap<string, HashEntry>): string {
   const out: Record<string, unknown> = {};
+  // Entries written together share one timestamp: normalize each distinct one once.
+  const normalized = new Map<string, string>();
+  const normalize = (t: string) => {
+    let n = normalized.get(t);
+    if (n === undefined) normalized.set(t, (n = timeOf(t) ? rfc3339(new Date(timeOf(t))) : t));
+    return n;
+  };
   for (const [name, e] of entries) {
-    const ts = e.updateTimestamp && timeOf(e.updateTimestamp) ? rfc3339(new Date(timeOf(e.updateTimestamp))) : e.updateTimestamp;
+    const ts = e.updateTimestamp ? normalize(e.updateTimestamp) : e.updateTimestamp;
     out[name] = {
       updateTimestamp: ts,
       hash: e.hash,
