@@ -1,0 +1,48 @@
+// PodUnavailableBudget: the feature's registration and its public API. Web APIs only (the Worker
+// bundles this through src/registry.ts); the reconciler is exported from ./controller/reconciler.ts
+// for src/reconcile/all.ts.
+//   mutate-pod      CREATE pods             stamp kruise.io/related-pub (§4.3)
+//   validate-pod    UPDATE/DELETE pods,     checked in the PUB's ledger (§4.4)
+//                   CREATE pods/eviction
+//   validate-kruise CREATE/UPDATE PUBs      validation (§4.2)
+import type { AdmissionHandler } from '../admission/types.js';
+import type { Feature } from '../registry.js';
+import { pubCollections } from './collections.js';
+import { checkPodDisruptionHandler } from './disruption-webhook.js';
+import { pubLedgerKind } from './ledger.js';
+import { PUB_API_VERSION, PUB_GROUP, PUB_KIND } from './types.js';
+import { STAMP_RELATED_PUB_NEEDS, stampRelatedPubHandler, VALIDATE_PUB_NEEDS, validatePubHandler } from './webhook.js';
+
+export const pubFeature: Feature = {
+  name: 'pub',
+  handlers: [
+    {
+      endpoint: 'mutate-pod',
+      handler: {
+        match: { group: '', kind: 'Pod', resource: 'pods', subResource: '', operations: ['CREATE'] },
+        handle: stampRelatedPubHandler as AdmissionHandler,
+        needs: STAMP_RELATED_PUB_NEEDS,
+      },
+    },
+    // No `needs`: the handler applies its own staleness rules, so that stale state refuses only
+    // protected pods, never every pod deletion in the cluster.
+    { endpoint: 'validate-pod', handler: { match: { resource: 'pods', operations: ['UPDATE', 'DELETE'] }, handle: checkPodDisruptionHandler } },
+    { endpoint: 'validate-pod', handler: { match: { resource: 'pods', subResource: 'eviction', operations: ['CREATE'] }, handle: checkPodDisruptionHandler } },
+    {
+      endpoint: 'validate-kruise',
+      handler: { match: { group: PUB_GROUP, kind: PUB_KIND, subResource: '', operations: ['CREATE', 'UPDATE'] }, handle: validatePubHandler as AdmissionHandler, needs: VALIDATE_PUB_NEEDS },
+    },
+  ],
+  collections: [...pubCollections],
+  changeKinds: [`${PUB_API_VERSION}/${PUB_KIND}`],
+  ledgerKinds: [pubLedgerKind],
+};
+
+export { pubDisruptionBudgets } from './budget-source.js';
+export { pubLedgerKind, pubLedgerRef, PUB_LEDGER_KIND } from './ledger.js';
+export { PUB_STALE_AFTER_MS, type PubCheckRequest, type PubCheckResult } from './check.js';
+export { DISRUPTED_POD_TIMEOUT_MS, UNAVAILABLE_POD_TIMEOUT_MS, type PubResyncRequest, type PubResyncResult } from './resync.js';
+export type { PubBudgetState, PodFact, Refusal } from './budget-state.js';
+export { PODS_COLLECTION, PUBS_COLLECTION, REPLICASETS_COLLECTION } from './collections.js';
+export { validatePodUnavailableBudget } from './validate.js';
+export * from './types.js';
