@@ -22,7 +22,7 @@ export type ResyncRequest = {
   versions: Record<string, SubsetBase[]>;
   /** The accounts of a version with no listed pods (from spec). */
   initial: SubsetBase[];
-  /** Every listed pod of this WorkloadSpread by key (annotation uid, else name): true when active. */
+  /** Every listed pod of the workload by name and by generated uid (annotation): true when active. */
   pods: Record<string, boolean>;
   /** Entries from the cluster status, taken over when the ledger holds nothing for this WorkloadSpread. */
   adopt?: Record<string, SubsetEntries>;

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryLedgers } from '../../admission/ledger.js';
+import type { KubeObject } from '../../kube/http.js';
+import type { KubeReader } from '../../reconcile/types.js';
+import { workloadSpreadLedgerKind, WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from '../ledger.js';
+import { subsetsFromSpec } from '../subset-state.js';
+import { pod, subset, workloadSpread } from '../test-builders.js';
+import { MATCHED_WORKLOADSPREAD_ANNOTATION, POD_DELETION_COST_ANNOTATION, type Pod, type WorkloadSpread } from '../types.js';
+import { decideWorkloadSpreads } from './decide.js';
+import { deletionCosts } from './deletion-cost.js';
+import { observeWorkloadSpreads } from './observe.js';
+import { countSubsets } from './subsets.js';
+
+const NOW = Date.parse('2026-01-01T00:10:00Z');
+const placed = (name: string, sub: string, o: Parameters<typeof pod>[0] = {}) =>
+  pod({ name, annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: JSON.stringify({ name: 'spread', subset: sub }) }, phase: 'Running', ...o });
+const pending = (name: string, sub: string, createdAgoMs: number) => ({
+  ...placed(name, sub, { phase: 'Pending', status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } }),
+  metadata: { ...placed(name, sub).metadata, creationTimestamp: new Date(NOW - createdAgoMs) },
+}) as Pod;
+
+describe('countSubsets', () => {
+  const ws = workloadSpread({ subsets: [subset('a', { maxReplicas: 2 }), subset('b', { maxReplicas: '50%' }), subset('c')] });
+
+  it('counts active pods per subset and version', () => {
+    const pods = [placed('p1', 'a'), placed('p2', 'a'), placed('p3', 'b'), placed('p4', 'c', { phase: 'Succeeded' }), pod({ name: 'stray' })];
+    const c = countSubsets(ws, pods, 4, NOW);
+    expect(c.subsetStatuses.map((s) => [s.name, s.replicas, s.missingReplicas])).toEqual([['a', 2, 0], ['b', 1, 1], ['c', 0, -1]]);
+    expect(c.versions.abc!.map((b) => b.replicas)).toEqual([2, 1, 0]);
+    expect(c.pods).toMatchObject({ p1: true, p4: false, stray: true });
+  });
+
+  describe('Adaptive', () => {
+    const adaptive = (status?: WorkloadSpread['status']) =>
+      workloadSpread({ subsets: [subset('a', { maxReplicas: 2 }), subset('b')], spec: { scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 30 } } }, ...(status ? { status } : {}) });
+    const condition = (c: ReturnType<typeof countSubsets>, i: number) => c.subsetStatuses[i]!.conditions?.[0]?.status;
+
+    it('a pod unschedulable past the critical time marks the subset and is deleted', () => {
+      const c = countSubsets(adaptive(), [pending('p1', 'a', 31_000)], 2, NOW);
+      expect([condition(c, 0), condition(c, 1)]).toEqual(['False', 'True']);
+      expect(c.unschedulablePods.map((p) => p.metadata?.name)).toEqual(['p1']);
+    });
+
+    it('a pod not yet past it wakes the controller at its deadline', () => {
+      const c = countSubsets(adaptive(), [pending('p1', 'a', 10_000)], 2, NOW);
+      expect(condition(c, 0)).toBe('True');
+      expect(c.wakeAt).toBe(NOW + 20_001);
+    });
+
+    it.each([
+      ['recovers after five minutes', 300_001, 'True'],
+      ['stays unschedulable before', 200_000, 'False'],
+    ])('an unschedulable subset %s', (_name, agoMs, want) => {
+      const status = { subsetStatuses: [{ name: 'a', replicas: 0, missingReplicas: 2, conditions: [{ type: 'Schedulable', status: 'False', lastTransitionTime: new Date(NOW - agoMs).toISOString() }] }] } as WorkloadSpread['status'];
+      expect(condition(countSubsets(adaptive(status), [], 2, NOW), 0)).toBe(want);
+    });
+
+    it('Fixed removes the condition', () => {
+      const c = countSubsets(workloadSpread(), [pending('p1', 'a', 31_000)], 2, NOW);
+      expect(c.subsetStatuses[0]!.conditions).toBeUndefined();
+      expect(c.unschedulablePods).toEqual([]);
+    });
+  });
+});
+
+describe('deletionCosts', () => {
+  it('ranks subsets, surplus first to go, strays last', () => {
+    const ws = workloadSpread({ subsets: [subset('a', { maxReplicas: 1 }), subset('b')] });
+    const older = { ...placed('a-old', 'a'), metadata: { ...placed('a-old', 'a').metadata, creationTimestamp: new Date(NOW - 100_000) } } as Pod;
+    const newer = { ...placed('a-new', 'a'), metadata: { ...placed('a-new', 'a').metadata, creationTimestamp: new Date(NOW - 1000) } } as Pod;
+    const costs = deletionCosts(ws, [older, newer, placed('b1', 'b'), pod({ name: 'stray', phase: 'Running' })], 3);
+    expect(Object.fromEntries(costs)).toEqual({ 'a-old': 200, 'a-new': -100, b1: 100, stray: -300 });
+  });
+
+  it('reverses the subsets for old versions', () => {
+    const ws = workloadSpread({ subsets: [subset('a'), subset('b')] });
+    const old = placed('p', 'a', { labels: { 'pod-template-hash': 'old' } });
+    expect(deletionCosts(ws, [old], 1, 'new').get('p')).toBe(100);
+  });
+});
+
+function fakeKube(objects: Record<string, unknown[]>): KubeReader {
+  return {
+    list: async <T extends KubeObject>(apiVersion: string, kind: string) => ({ items: (objects[`${apiVersion}/${kind}`] ?? []) as T[], resourceVersion: '1' }),
+    get: async <T extends KubeObject>(apiVersion: string, kind: string, name: string) => {
+      const o = ((objects[`${apiVersion}/${kind}`] ?? []) as KubeObject[]).find((x) => x.metadata?.name === name);
+      if (!o) throw Object.assign(new Error('not found'), { status: 404 });
+      return o as T;
+    },
+  };
+}
+
+describe('observe → decide with the ledger', () => {
+  const ws = workloadSpread({ subsets: [subset('a', { maxReplicas: 2 }), subset('b')] });
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', uid: 'dep-uid' }, spec: { replicas: 3 } };
+  const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', uid: 'web-abc-uid', labels: { 'pod-template-hash': 'abc' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'dep-uid', controller: true }] } };
+
+  it('resyncs the ledger, writes its state to status and asks to come back at the next expiry', async () => {
+    const ledgers = new MemoryLedgers([workloadSpreadLedgerKind], () => NOW);
+    const ref = { kind: WORKLOADSPREAD_LEDGER, namespace: 'default', name: 'spread' };
+    const seed = subsetsFromSpec(ws.spec.subsets);
+    // Two pods admitted at the edge; only the first has reached the API server.
+    for (const key of ['k1', 'k2']) await ledgers.apply(ref, 'create', { uid: 'ws-uid', version: 'abc', pod: '', generatedKey: key, seed, workloadReplicas: { value: 3, observedAt: 0 } });
+    const seen = placed('web-abc-1', 'a', { annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: '{"name":"spread","subset":"a","uid":"k1"}' } });
+    const kube = fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [ws], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [seen] });
+
+    const observed = await observeWorkloadSpreads(kube, { kind: 'all' }, { ledgers, now: () => NOW });
+    const held = await ledgers.apply<WorkloadSpreadLedger>(ref, 'read', {});
+    expect(held.versions.abc![0]).toMatchObject({ replicas: 1, creatingPods: { k2: NOW } });
+
+    const plan = decideWorkloadSpreads(observed, new Date(NOW));
+    expect(plan.status).toHaveLength(1);
+    const status = plan.status[0]!.status as { versionedSubsetStatuses: Record<string, { name: string; missingReplicas: number; creatingPods?: Record<string, string> }[]> };
+    expect(status.versionedSubsetStatuses.abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { k2: '2026-01-01T00:10:00Z' } });
+    expect(plan.requeueAfterMs).toBe(30_000);
+    // Once written, the same observation plans no status write.
+    const written = { ...observed, spreads: observed.spreads.map((o) => ({ ...o, ws: { ...o.ws, status: plan.status[0]!.status } as WorkloadSpread })) };
+    expect(decideWorkloadSpreads(written, new Date(NOW)).status).toEqual([]);
+    expect(plan.writes).toEqual([
+      expect.objectContaining({ op: 'patch', target: expect.objectContaining({ name: 'web-abc-1' }), patch: { metadata: { annotations: { [POD_DELETION_COST_ANNOTATION]: '200' } } } }),
+    ]);
+  });
+
+  it('read mode leaves the ledger as it was', async () => {
+    const ledgers = new MemoryLedgers([workloadSpreadLedgerKind], () => NOW);
+    const kube = fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [ws], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [] });
+    await observeWorkloadSpreads(kube, { kind: 'all' }, { ledgers, ledgerMode: 'read', now: () => NOW });
+    expect(await ledgers.apply(ledgerRefOf(), 'read', {})).toBeNull();
+  });
+});
+
+function ledgerRefOf() {
+  return { kind: WORKLOADSPREAD_LEDGER, namespace: 'default', name: 'spread' };
+}

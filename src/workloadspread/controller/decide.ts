@@ -1,0 +1,110 @@
+// Pure: what the WorkloadSpread reconciler writes for what it observed (SEMANTICS.md §3.5):
+// - status: subsetStatuses counted from pods (with Schedulable conditions under Adaptive) and
+//   versionedSubsetStatuses as the edge ledger holds them after the resync, so the cluster shows
+//   the edge's accounting; observedGeneration;
+// - deletion of pods stuck unschedulable past rescheduleCriticalSeconds (Adaptive);
+// - pod-deletion-cost annotations (Deployments, ReplicaSets, CloneSets);
+// - a requeue for the next entry expiry, pending-pod deadline or subset recovery.
+import { nextExpiry } from '../ledger-resync.js';
+import type { WorkloadSpreadLedger } from '../ledger.js';
+import { missingReplicas } from '../subset-state.js';
+import { POD_DELETION_COST_ANNOTATION, WS_API_VERSION, WS_KIND, type WorkloadSpreadStatus, type WorkloadSpreadSubsetStatus } from '../types.js';
+import { emptyPlan, type Plan, type Write } from '../../reconcile/types.js';
+import { deletionCosts, honoursDeletionCost } from './deletion-cost.js';
+import type { SpreadObserved, WorkloadSpreadObserved } from './observe.js';
+import { iso } from './subsets.js';
+
+const MIN_REQUEUE_MS = 1000;
+
+const isoTimes = (times: Record<string, number>) => Object.fromEntries(Object.entries(times).map(([k, t]) => [k, iso(t)]));
+
+/** The ledger as status.versionedSubsetStatuses shows it (empty maps omitted, as Go's omitempty does). */
+export function versionedStatuses(ledger: WorkloadSpreadLedger): Record<string, WorkloadSpreadSubsetStatus[]> {
+  return Object.fromEntries(
+    Object.entries(ledger.versions).map(([version, subsets]) => [
+      version,
+      subsets.map((s) => ({
+        name: s.name,
+        replicas: s.replicas,
+        missingReplicas: missingReplicas(s, ledger.workloadReplicas.value),
+        ...(s.conditions?.length ? { conditions: s.conditions } : {}),
+        ...(Object.keys(s.creatingPods).length ? { creatingPods: isoTimes(s.creatingPods) } : {}),
+        ...(Object.keys(s.deletingPods).length ? { deletingPods: isoTimes(s.deletingPods) } : {}),
+      })) as WorkloadSpreadSubsetStatus[],
+    ]),
+  );
+}
+
+/** JSON with sorted keys and times normalised, to compare a status read back with one built here. */
+function canonical(v: unknown): string {
+  if (v instanceof Date) return JSON.stringify(iso(v.getTime()));
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.entries(v).filter(([, x]) => x !== undefined && x !== null).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+function decideStatus(o: SpreadObserved, plan: Plan): void {
+  const ws = o.ws;
+  const versioned = versionedStatuses(o.ledger);
+  const desired: WorkloadSpreadStatus = {
+    ...(ws.metadata?.generation === undefined ? {} : { observedGeneration: ws.metadata.generation }),
+    subsetStatuses: o.counts.subsetStatuses,
+    versionedSubsetStatuses: versioned,
+  };
+  if (canonical(desired) === canonical({ ...ws.status, versionedSubsetStatuses: ws.status?.versionedSubsetStatuses ?? {} })) return;
+  // The status write is a merge patch: versions no longer kept must be nulled to go away.
+  const gone = Object.keys(ws.status?.versionedSubsetStatuses ?? {}).filter((v) => !(v in versioned));
+  plan.status.push({
+    target: { apiVersion: WS_API_VERSION, kind: WS_KIND, name: ws.metadata?.name ?? '', namespace: ws.metadata?.namespace ?? '' },
+    status: { ...desired, versionedSubsetStatuses: { ...versioned, ...Object.fromEntries(gone.map((v) => [v, null])) } },
+    ...(ws.metadata?.resourceVersion ? { resourceVersion: ws.metadata.resourceVersion } : {}),
+    reason: `subset counts of workloadspread ${ws.metadata?.namespace}/${ws.metadata?.name} changed`,
+  });
+}
+
+function decidePods(o: SpreadObserved, plan: Plan): void {
+  const ws = o.ws;
+  const name = `workloadspread ${ws.metadata?.namespace}/${ws.metadata?.name}`;
+  const deleted = new Set<string>();
+  for (const pod of o.counts.unschedulablePods) {
+    const podName = pod.metadata?.name ?? '';
+    deleted.add(podName);
+    const uid = pod.metadata?.uid;
+    const write: Write = {
+      op: 'delete',
+      target: { apiVersion: 'v1', kind: 'Pod', name: podName, namespace: pod.metadata?.namespace ?? '' },
+      ...(uid ? { preconditions: { uid } } : {}),
+      reason: `${name}: pod unschedulable for longer than rescheduleCriticalSeconds; the workload recreates it in another subset`,
+    };
+    plan.writes.push(write);
+  }
+  if (!honoursDeletionCost(ws)) return;
+  const costs = deletionCosts(ws, o.pods, o.workloadReplicas, o.latestVersion);
+  for (const pod of o.pods) {
+    const podName = pod.metadata?.name ?? '';
+    const cost = costs.get(podName);
+    if (cost === undefined || deleted.has(podName) || pod.metadata?.annotations?.[POD_DELETION_COST_ANNOTATION] === String(cost)) continue;
+    plan.writes.push({
+      op: 'patch',
+      target: { apiVersion: 'v1', kind: 'Pod', name: podName, namespace: pod.metadata?.namespace ?? '' },
+      patch: { metadata: { annotations: { [POD_DELETION_COST_ANNOTATION]: String(cost) } } },
+      patchType: 'merge',
+      reason: `${name}: scale-down order across subsets`,
+    });
+  }
+}
+
+export function decideWorkloadSpreads(observed: WorkloadSpreadObserved, now: Date): Plan {
+  const plan = emptyPlan();
+  let wakeAt: number | undefined;
+  for (const o of observed.spreads) {
+    if (!o.supported) continue;
+    decideStatus(o, plan);
+    decidePods(o, plan);
+    for (const at of [o.counts.wakeAt, nextExpiry(o.ledger)]) if (at !== undefined) wakeAt = Math.min(wakeAt ?? Infinity, at);
+  }
+  if (wakeAt !== undefined) plan.requeueAfterMs = Math.max(MIN_REQUEUE_MS, wakeAt - now.getTime());
+  return plan;
+}

@@ -1,0 +1,126 @@
+// What the WorkloadSpread reconciler reads: the WorkloadSpreads in scope, each one's target
+// workload and its pods (a Deployment's through its ReplicaSets), counted per subset and version
+// (subsets.ts). Then the edge ledger is brought in line with those counts (`resync`), and its
+// resulting state, which decide writes back to status, is part of what was observed.
+//
+// The resync is the one edge write in observe: it must happen after the LIST and its result is
+// what the status shows, and it is idempotent (a second resync with the same counts changes
+// nothing but expiries). With `ledgerMode: 'read'` (dry runs) the ledger is only read and the same
+// pure resync is applied locally. Without a ledger port the state is rebuilt from the cluster
+// status, which gives OpenKruise's status-only behaviour.
+import type { Ledgers } from '../../admission/ledger.js';
+import { isNotFound } from '../../kube/errors.js';
+import type { KubeObject } from '../../kube/http.js';
+import type { KubeReader, Scope } from '../../reconcile/types.js';
+import { timesToMs } from '../choose.js';
+import { WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from '../ledger.js';
+import { resyncLedger, type ResyncRequest, type SubsetEntries } from '../ledger-resync.js';
+import { isSelectedByFilter, controllerOf } from '../owner.js';
+import { POD_TEMPLATE_HASH_LABEL, VERSION_IGNORED, WS_API_VERSION, WS_KIND, type Pod, type WorkloadSpread } from '../types.js';
+import { workloadReplicas } from '../workloads.js';
+import { countSubsets, type SubsetCounts } from './subsets.js';
+
+export type SpreadObserved = {
+  ws: WorkloadSpread;
+  /** Whether the target exists and is a kind the controller reads pods of. */
+  supported: boolean;
+  pods: Pod[];
+  workloadReplicas: number;
+  /** Version key of the workload's current template (deletion cost ordering). */
+  latestVersion?: string;
+  counts: SubsetCounts;
+  ledger: WorkloadSpreadLedger;
+};
+export type WorkloadSpreadObserved = { now: number; spreads: SpreadObserved[] };
+
+export type ObserveOptions = {
+  ledgers?: Ledgers;
+  ledgerMode?: 'resync' | 'read';
+  now?: () => number;
+};
+
+type Workload = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown>; metadata?: KubeObject['metadata'] & { uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> } };
+
+const uidOf = (o: { metadata?: { uid?: unknown } }) => String(o.metadata?.uid ?? '');
+const ownedBy = (o: unknown, uids: ReadonlySet<string>) => {
+  const owner = controllerOf(o as Parameters<typeof controllerOf>[0]) as { uid?: string } | undefined;
+  return owner?.uid !== undefined && uids.has(owner.uid);
+};
+
+async function getTarget(kube: KubeReader, ws: WorkloadSpread): Promise<Workload | undefined> {
+  const ref = ws.spec.targetRef;
+  try {
+    return await kube.get<Workload>(ref.apiVersion, ref.kind, ref.name, ws.metadata?.namespace);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+const KNOWN = new Set(['apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', 'batch/Job', 'apps.kruise.io/CloneSet', 'apps.kruise.io/StatefulSet']);
+
+/** The target's pods and the version key of its current template. */
+async function podsOf(kube: KubeReader, target: Workload, namespace: string): Promise<{ pods: Pod[]; latestVersion?: string }> {
+  const all = (await kube.list<KubeObject>('v1', 'Pod', { namespace })).items as unknown as Pod[];
+  if (target.kind !== 'Deployment') {
+    const latest = target.kind === 'ReplicaSet' ? target.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL] : target.kind === 'CloneSet' ? VERSION_IGNORED : undefined;
+    return { pods: all.filter((p) => ownedBy(p, new Set([uidOf(target)]))), ...(latest ? { latestVersion: latest } : {}) };
+  }
+  const sets = (await kube.list<Workload>('apps/v1', 'ReplicaSet', { namespace })).items.filter((rs) => ownedBy(rs, new Set([uidOf(target)])));
+  const revision = (rs: Workload) => Number(rs.metadata?.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+  const newest = [...sets].sort((a, b) => revision(b) - revision(a))[0];
+  const latest = newest?.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL];
+  return { pods: all.filter((p) => ownedBy(p, new Set(sets.map(uidOf)))), ...(latest ? { latestVersion: latest } : {}) };
+}
+
+/** The webhook entries the cluster status holds, for a ledger that has none. */
+export function entriesFromStatus(ws: WorkloadSpread): Record<string, SubsetEntries> {
+  return Object.fromEntries(
+    Object.entries(ws.status?.versionedSubsetStatuses ?? {}).map(([version, subsets]) => [
+      version,
+      Object.fromEntries(subsets.map((s) => [s.name, { creatingPods: timesToMs(s.creatingPods as Record<string, unknown>), deletingPods: timesToMs(s.deletingPods as Record<string, unknown>) }])),
+    ]),
+  );
+}
+
+async function syncLedger(ws: WorkloadSpread, req: ResyncRequest, now: number, opts: ObserveOptions): Promise<WorkloadSpreadLedger> {
+  const ref = { kind: WORKLOADSPREAD_LEDGER, namespace: ws.metadata?.namespace ?? '', name: ws.metadata?.name ?? '' };
+  if (!opts.ledgers) return resyncLedger(undefined, req, now);
+  if ((opts.ledgerMode ?? 'resync') === 'resync') return opts.ledgers.apply<WorkloadSpreadLedger>(ref, 'resync', req);
+  const held = await opts.ledgers.apply<WorkloadSpreadLedger | null>(ref, 'read', {});
+  return resyncLedger(held ?? undefined, req, now);
+}
+
+async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opts: ObserveOptions): Promise<SpreadObserved> {
+  const namespace = ws.metadata?.namespace ?? '';
+  const ref = ws.spec.targetRef;
+  const target = await getTarget(kube, ws);
+  const group = (ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '') ?? '';
+  const supported = target !== undefined && KNOWN.has(`${group}/${ref.kind}`);
+  const { pods: owned, latestVersion } = supported ? await podsOf(kube, target, namespace) : { pods: [] as Pod[] };
+  const pods = owned.filter((p) => isSelectedByFilter(ws.spec.targetFilter, p.metadata?.labels));
+  const replicas = workloadReplicas(target, ws.spec.targetFilter, { workloads: [] });
+  const counts = countSubsets(ws, pods, replicas, now);
+  const req: ResyncRequest = {
+    uid: String(ws.metadata?.uid ?? ''),
+    ...(ws.metadata?.generation === undefined ? {} : { generation: ws.metadata.generation }),
+    workloadReplicas: { value: replicas, observedAt: now },
+    versions: counts.versions,
+    initial: counts.initial,
+    pods: counts.pods,
+    adopt: entriesFromStatus(ws),
+  };
+  const ledger = await syncLedger(ws, req, now, opts);
+  return { ws, supported, pods, workloadReplicas: replicas, ...(latestVersion ? { latestVersion } : {}), counts, ledger };
+}
+
+const inScope = (scope: Scope, ws: WorkloadSpread) =>
+  scope.kind === 'all' || scope.objects.some((o) => o.name === ws.metadata?.name && (o.namespace === undefined || o.namespace === ws.metadata?.namespace));
+
+export async function observeWorkloadSpreads(kube: KubeReader, scope: Scope, opts: ObserveOptions = {}): Promise<WorkloadSpreadObserved> {
+  const now = (opts.now ?? Date.now)();
+  const all = (await kube.list<KubeObject>(WS_API_VERSION, WS_KIND)).items as unknown as WorkloadSpread[];
+  const live = all.filter((ws) => inScope(scope, ws) && ws.spec?.targetRef && !ws.metadata?.deletionTimestamp);
+  return { now, spreads: await Promise.all(live.map((ws) => observeOne(kube, ws, now, opts))) };
+}
+
