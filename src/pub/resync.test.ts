@@ -42,6 +42,16 @@ describe('resyncBudget', () => {
     expect(next.currentAvailable).toBe(8);
   });
 
+  it('clears only the refusals the controller acknowledged, keeping newer ones', () => {
+    const refusals = {
+      seen: { operation: 'EVICT' as const, count: 1, firstAt: 1, lastAt: 2, message: 'm' },
+      again: { operation: 'EVICT' as const, count: 2, firstAt: 1, lastAt: 5, message: 'm' },
+      fresh: { operation: 'DELETE' as const, count: 1, firstAt: 6, lastAt: 6, message: 'm' },
+    };
+    const { next } = resyncBudget(budget({ refusals }), { ...resyncReq(facts(10), 8), acknowledgedRefusals: { seen: 2, again: 3 } }, 0);
+    expect(Object.keys(next.refusals).sort()).toEqual(['again', 'fresh']);
+  });
+
   it('hands over refusals and clears them', () => {
     const refusals = { 'pod-3': { operation: 'EVICT' as const, count: 4, firstAt: 1, lastAt: 2, message: 'm' } };
     const { next, result } = resyncBudget(budget({ refusals }), resyncReq(facts(10), 8), 0);

@@ -21,6 +21,11 @@ export type PubResyncRequest = {
   pods: Record<string, PodFact>;
   /** When the controller listed the pods (its clock, ms). */
   observedAt: number;
+  /**
+   * The refusals the controller has turned into Events (pod → the `lastAt` it saw). Those are
+   * cleared; newer ones stay for the next run. Absent: all are cleared.
+   */
+  acknowledgedRefusals?: Record<string, number>;
 };
 
 export type PubResyncResult = {
@@ -52,6 +57,11 @@ function keepPending(
   return { kept, expired: expired.sort() };
 }
 
+function unacknowledged(refusals: Record<string, Refusal>, acknowledged: Record<string, number> | undefined): Record<string, Refusal> {
+  if (!acknowledged) return {};
+  return Object.fromEntries(Object.entries(refusals).filter(([pod, r]) => !(pod in acknowledged) || r.lastAt > acknowledged[pod]!));
+}
+
 export function resyncBudget(state: PubBudgetState | undefined, req: PubResyncRequest, now: number): { result: PubResyncResult; next: PubBudgetState } {
   const prev = state && state.uid === req.uid ? state : undefined;
   const disrupted = keepPending(prev?.disruptedPods ?? {}, req.pods, now, DISRUPTED_POD_TIMEOUT_MS);
@@ -73,7 +83,7 @@ export function resyncBudget(state: PubBudgetState | undefined, req: PubResyncRe
     unavailablePods: unavailable.kept,
     resyncedAt: now,
     observedAt: req.observedAt,
-    refusals: {},
+    refusals: unacknowledged(prev?.refusals ?? {}, req.acknowledgedRefusals),
   };
   return {
     result: { state: next, expired: { disrupted: disrupted.expired, unavailable: unavailable.expired }, refusals: prev?.refusals ?? {} },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../sidecarset/controller/pod.js';
-import type { PubResyncResult } from '../resync.js';
+import type { PubBudgetState } from '../budget-state.js';
 import { resyncBudget } from '../resync.js';
 import { pub, readyPod } from '../test-builders.js';
 import type { PodUnavailableBudget } from '../types.js';
@@ -16,7 +16,7 @@ const byRef = (spec: Partial<PodUnavailableBudget['spec']> = { maxUnavailable: 1
 function observed(p: PodUnavailableBudget, pods: Pod[], scales: Record<string, Scale>, withLedger = true): PubObserved {
   const a = assessPub(p, pods, rsOf, new Map(Object.entries(scales)), NOW.getTime());
   const ledger = new Map<string, LedgerAnswer>();
-  if (withLedger) ledger.set(pubKey(p), { result: resyncBudget(undefined, a.resync, NOW.getTime()).result as PubResyncResult });
+  if (withLedger) ledger.set(pubKey(p), { state: resyncBudget(undefined, a.resync, NOW.getTime()).next });
   return { pubs: [p], assessments: new Map([[pubKey(p), a]]), ledger, pods, replicaSets: [...rsOf.values()], observedAt: NOW.getTime() };
 }
 
@@ -61,9 +61,16 @@ describe('decidePubs', () => {
 
   it('turns refusals into PubPreventPodDeletion Events on the pods', () => {
     const o = observed(byRef(), [depPod('a')], { 'default/apps/Deployment/web': 1 });
-    const answer = o.ledger.get('default/web') as { result: PubResyncResult };
-    answer.result.refusals = { a: { operation: 'EVICT', count: 3, firstAt: 0, lastAt: 1, message: 'm' } };
-    expect(decidePubs(o, NOW).events).toContainEqual({ regarding: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'a' }, type: 'Warning', reason: 'PubPreventPodDeletion', message: 'openkruise pub prevents pod deletion' });
+    const answer = o.ledger.get('default/web') as { state: PubBudgetState };
+    answer.state.refusals = { a: { operation: 'EVICT', count: 3, firstAt: 0, lastAt: 1, message: 'm' } };
+    const plan = decidePubs(o, NOW);
+    expect(plan.events).toContainEqual({ regarding: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'a' }, type: 'Warning', reason: 'PubPreventPodDeletion', message: 'openkruise pub prevents pod deletion' });
+    // The resync it plans clears exactly the refusals it turned into Events.
+    expect(plan.ledgers).toEqual([expect.objectContaining({ ref: { kind: 'pub', namespace: 'default', name: 'web' }, op: 'resync', request: expect.objectContaining({ acknowledgedRefusals: { a: 1 } }) })]);
+  });
+
+  it('plans no ledger write when the run has no edge', () => {
+    expect(decidePubs(observed(byRef(), [depPod('a')], { 'default/apps/Deployment/web': 1 }, false), NOW).ledgers).toBeUndefined();
   });
 
   it('back-fills related-pub on pods created before their PUB', () => {

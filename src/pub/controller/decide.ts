@@ -8,6 +8,7 @@ import { isActivePod, type Pod } from '../../sidecarset/controller/pod.js';
 import type { PubBudgetState } from '../budget-state.js';
 import { podWorkload, relatedPub, replicaSetsIn } from '../related.js';
 import { resyncBudget } from '../resync.js';
+import { pubLedgerRef } from '../ledger.js';
 import { PREVENT_EVENT_MESSAGE, PREVENT_EVENT_REASON, PUB_API_VERSION, PUB_KIND, RELATED_PUB_ANNOTATION, type PodUnavailableBudget } from '../types.js';
 import type { PubAssessment } from './assess.js';
 import { pubKey, type LedgerAnswer, type PubObserved } from './observe.js';
@@ -23,8 +24,8 @@ function budgetEvents(pub: PodUnavailableBudget, a: PubAssessment, answer: Ledge
   const ns = pub.metadata?.namespace ?? '';
   const name = pub.metadata?.name ?? '';
   const events: EventNote[] = [];
-  if (answer && 'result' in answer) {
-    for (const pod of Object.keys(answer.result.refusals).sort()) {
+  if (answer && 'state' in answer && answer.state) {
+    for (const pod of Object.keys(answer.state.refusals).sort()) {
       events.push({ regarding: podRef(ns, pod), type: 'Warning', reason: PREVENT_EVENT_REASON, message: PREVENT_EVENT_MESSAGE });
     }
   }
@@ -32,7 +33,7 @@ function budgetEvents(pub: PodUnavailableBudget, a: PubAssessment, answer: Ledge
     events.push({ regarding: podRef(ns, pod), type: 'Warning', reason: 'NotDeleted', message: `podunavailablebudget "${name}" allowed disrupting this pod, but it was not disrupted within 20s` });
   }
   if (answer && 'error' in answer) {
-    events.push({ regarding: pubRef(pub), type: 'Warning', reason: 'BudgetSyncFailed', message: `the budget at the edge could not be resynced, so disruptions are refused once it is stale: ${answer.error}` });
+    events.push({ regarding: pubRef(pub), type: 'Warning', reason: 'BudgetSyncFailed', message: `the budget at the edge could not be read, so disruptions are refused once it is stale: ${answer.error}` });
   }
   for (const u of a.unknownWorkloads) {
     events.push({ regarding: pubRef(pub), type: 'Warning', reason: 'UnknownWorkload', message: `the scale of ${u.workload} cannot be read (${u.error}); its observed pods are protected as its replicas` });
@@ -61,21 +62,26 @@ function backfillWrites(o: PubObserved): Write[] {
 }
 
 export function decidePubs(o: PubObserved, now: Date): Plan {
-  const plan = emptyPlan();
+  const plan: Plan = { ...emptyPlan(), ledgers: [] };
   let pending = false;
   for (const pub of o.pubs) {
     const a = o.assessments.get(pubKey(pub));
     if (!a) continue;
     const answer = o.ledger.get(pubKey(pub));
-    let state: PubBudgetState;
-    let expired: readonly string[] = [];
-    if (answer && 'result' in answer) {
-      state = answer.result.state;
-      expired = answer.result.expired.disrupted;
-    } else {
-      const local = resyncBudget(stateFromStatus(a.resync.pub, a.resync.uid, pub.status, now.getTime()), a.resync, now.getTime());
-      state = local.next;
-      expired = local.result.expired.disrupted;
+    // The resync the edge will apply, predicted on the budget as read: status and Events follow it.
+    // Disruptions the edge admits meanwhile are kept by the resync itself and show up next run.
+    const base = answer && 'state' in answer ? answer.state ?? undefined : stateFromStatus(a.resync.pub, a.resync.uid, pub.status, now.getTime());
+    const local = resyncBudget(base, a.resync, now.getTime());
+    const state: PubBudgetState = local.next;
+    const expired: readonly string[] = local.result.expired.disrupted;
+    if (answer) {
+      const seen = answer && 'state' in answer && answer.state ? answer.state.refusals : {};
+      plan.ledgers!.push({
+        ref: pubLedgerRef(pub.metadata?.namespace ?? '', pub.metadata?.name ?? ''),
+        op: 'resync',
+        request: { ...a.resync, acknowledgedRefusals: Object.fromEntries(Object.entries(seen).map(([pod, r]) => [pod, r.lastAt])) },
+        reason: `budget: ${state.unavailableAllowed} more may be disrupted (${state.currentAvailable} available, ${state.desiredAvailable} desired)`,
+      });
     }
     pending ||= Object.keys(state.disruptedPods).length + Object.keys(state.unavailablePods).length > 0;
     const patch = statusPatch(pub.status, statusOf(state));
@@ -91,5 +97,6 @@ export function decidePubs(o: PubObserved, now: Date): Plan {
   }
   plan.writes.push(...backfillWrites(o));
   if (pending) plan.requeueAfterMs = PENDING_REQUEUE_MS;
+  if (!plan.ledgers!.length) delete plan.ledgers;
   return plan;
 }

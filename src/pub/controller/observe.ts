@@ -1,12 +1,7 @@
 // What the PUB reconciler reads: the PUBs in scope, then, per namespace that has one, its Pods and
 // ReplicaSets, the scale of each workload involved (GET, reading spec.replicas), and — through the
-// ledger port — the resync of each PUB's budget with what was just observed.
-//
-// The resync is the one write in observe. It belongs to the ledger, not the API server, and it is
-// level-triggered and safe to repeat (the reducer keeps what the observation cannot reflect), but
-// it is a write; the runtime's Plan has no place for ledger operations yet (see the report of
-// issue #7: Plan.ledgerOps applied by act before status writes). decide stays pure: it reads the
-// ledger's answer.
+// edge's ledgers the runtime lends — each PUB's budget as the edge holds it. No writes: decide plans
+// the ledger resync.
 import type { LedgerRef, Ledgers } from '../../admission/ledger.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { KubeObject } from '../../kube/http.js';
@@ -14,16 +9,18 @@ import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Pod } from '../../sidecarset/controller/pod.js';
 import { pubLedgerRef } from '../ledger.js';
 import { podWorkload, replicaSetsIn, type Owned, type WorkloadRef } from '../related.js';
-import type { PubResyncRequest, PubResyncResult } from '../resync.js';
+import type { PubBudgetState } from '../budget-state.js';
+import type { PubResyncRequest } from '../resync.js';
 import { PUB_API_VERSION, PUB_KIND, type PodUnavailableBudget } from '../types.js';
 import { assessPub, targetWorkload, workloadKey, type PubAssessment, type Scale } from './assess.js';
 
-export type LedgerAnswer = { result: PubResyncResult } | { error: string };
+/** The edge's budget for a PUB (null: never synced), or why it could not be read. */
+export type LedgerAnswer = { state: PubBudgetState | null } | { error: string };
 
 export type PubObserved = {
   pubs: PodUnavailableBudget[];
   assessments: Map<string, PubAssessment>;
-  /** Per PUB key (`ns/name`): the ledger's answer to the resync; absent without a ledger port. */
+  /** Per PUB key (`ns/name`): the ledger as read; empty when the run has no edge. */
   ledger: Map<string, LedgerAnswer>;
   /** Active pods of the namespaces with PUBs, and the namespace's PUBs in list order (back-fill). */
   pods: Pod[];
@@ -32,6 +29,7 @@ export type PubObserved = {
 };
 
 export type PubObserveOptions = { ledgers?: Ledgers; now?: () => number };
+export type { PubResyncRequest };
 
 export const pubKey = (pub: PodUnavailableBudget): string => `${pub.metadata?.namespace ?? ''}/${pub.metadata?.name ?? ''}`;
 
@@ -57,9 +55,9 @@ async function readScale(kube: KubeReader, namespace: string, w: WorkloadRef, ap
   }
 }
 
-async function resync(ledgers: Ledgers, ref: LedgerRef, req: PubResyncRequest): Promise<LedgerAnswer> {
+async function readLedger(ledgers: Ledgers, ref: LedgerRef): Promise<LedgerAnswer> {
   try {
-    return { result: await ledgers.apply<PubResyncResult>(ref, 'resync', req) };
+    return { state: await ledgers.apply<PubBudgetState | null>(ref, 'read', undefined) };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }
@@ -105,7 +103,7 @@ export async function observePubs(kube: KubeReader, scope: Scope, opts: PubObser
   const ledger = new Map<string, LedgerAnswer>();
   if (opts.ledgers) {
     const ledgers = opts.ledgers;
-    await Promise.all(pubs.map(async (p) => ledger.set(pubKey(p), await resync(ledgers, pubLedgerRef(p.metadata?.namespace ?? '', p.metadata?.name ?? ''), assessments.get(pubKey(p))!.resync))));
+    await Promise.all(pubs.map(async (p) => ledger.set(pubKey(p), await readLedger(ledgers, pubLedgerRef(p.metadata?.namespace ?? '', p.metadata?.name ?? '')))));
   }
   return { pubs, assessments, ledger, pods: perNs.flatMap((n) => n.pods), replicaSets: perNs.flatMap((n) => n.replicaSets), observedAt };
 }
