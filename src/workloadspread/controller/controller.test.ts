@@ -105,10 +105,13 @@ describe('observe → decide with the ledger', () => {
     const kube = fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [ws], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [seen] });
 
     const observed = await observeWorkloadSpreads(kube, { kind: 'all' }, { ledgers, now: () => NOW });
+    const plan = decideWorkloadSpreads(observed, new Date(NOW));
+    // The plan carries the resync; applied to the edge's ledger it gives what status shows.
+    expect(plan.ledgers).toHaveLength(1);
+    for (const w of plan.ledgers!) await ledgers.apply(w.ref, w.op, w.request);
     const held = await ledgers.apply<WorkloadSpreadLedger>(ref, 'read', {});
     expect(held.versions.abc![0]).toMatchObject({ replicas: 1, creatingPods: { k2: NOW } });
 
-    const plan = decideWorkloadSpreads(observed, new Date(NOW));
     expect(plan.status).toHaveLength(1);
     const status = plan.status[0]!.status as { versionedSubsetStatuses: Record<string, { name: string; missingReplicas: number; creatingPods?: Record<string, string> }[]> };
     expect(status.versionedSubsetStatuses.abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { k2: '2026-01-01T00:10:00Z' } });
@@ -121,10 +124,10 @@ describe('observe → decide with the ledger', () => {
     ]);
   });
 
-  it('read mode leaves the ledger as it was', async () => {
+  it('observe only reads the ledger (a dry run changes nothing at the edge)', async () => {
     const ledgers = new MemoryLedgers([workloadSpreadLedgerKind], () => NOW);
     const kube = fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [ws], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [] });
-    await observeWorkloadSpreads(kube, { kind: 'all' }, { ledgers, ledgerMode: 'read', now: () => NOW });
+    await observeWorkloadSpreads(kube, { kind: 'all' }, { ledgers, now: () => NOW });
     expect(await ledgers.apply(ledgerRefOf(), 'read', {})).toBeNull();
   });
 });

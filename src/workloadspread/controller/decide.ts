@@ -103,6 +103,9 @@ export function decideWorkloadSpreads(observed: WorkloadSpreadObserved, now: Dat
     if (!o.supported) continue;
     decideStatus(o, plan);
     decidePods(o, plan);
+    if (o.resync) {
+      (plan.ledgers ??= []).push({ ...o.resync, op: 'resync', reason: 'bring the edge’s subset accounting in line with the pods observed' });
+    }
     for (const at of [o.counts.wakeAt, nextExpiry(o.ledger)]) if (at !== undefined) wakeAt = Math.min(wakeAt ?? Infinity, at);
   }
   if (wakeAt !== undefined) plan.requeueAfterMs = Math.max(MIN_REQUEUE_MS, wakeAt - now.getTime());

@@ -1,14 +1,11 @@
 // What the WorkloadSpread reconciler reads: the WorkloadSpreads in scope, each one's target
 // workload and its pods (a Deployment's through its ReplicaSets), counted per subset and version
-// (subsets.ts). Then the edge ledger is brought in line with those counts (`resync`), and its
-// resulting state, which decide writes back to status, is part of what was observed.
-//
-// The resync is the one edge write in observe: it must happen after the LIST and its result is
-// what the status shows, and it is idempotent (a second resync with the same counts changes
-// nothing but expiries). With `ledgerMode: 'read'` (dry runs) the ledger is only read and the same
-// pure resync is applied locally. Without a ledger port the state is rebuilt from the cluster
+// (subsets.ts), and the edge's ledger for each (read only; the runtime lends the edge's ledgers).
+// The pure resync is applied to the ledger as read, giving what status will show; decide plans
+// the same resync as a ledger write, which the edge applies to its then-current state (keeping
+// what the webhooks recorded meanwhile). Without ledgers the state is rebuilt from the cluster
 // status, which gives OpenKruise's status-only behaviour.
-import type { Ledgers } from '../../admission/ledger.js';
+import type { LedgerRef, Ledgers } from '../../admission/ledger.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
@@ -30,12 +27,14 @@ export type SpreadObserved = {
   latestVersion?: string;
   counts: SubsetCounts;
   ledger: WorkloadSpreadLedger;
+  /** The resync to send to the edge, when the run has ledgers. */
+  resync?: { ref: LedgerRef; request: ResyncRequest };
 };
 export type WorkloadSpreadObserved = { now: number; spreads: SpreadObserved[] };
 
 export type ObserveOptions = {
+  /** Overrides the ledgers the runtime lends (tests). */
   ledgers?: Ledgers;
-  ledgerMode?: 'resync' | 'read';
   now?: () => number;
 };
 
@@ -83,11 +82,11 @@ export function entriesFromStatus(ws: WorkloadSpread): Record<string, SubsetEntr
   );
 }
 
-async function syncLedger(ws: WorkloadSpread, req: ResyncRequest, now: number, opts: ObserveOptions): Promise<WorkloadSpreadLedger> {
-  const ref = { kind: WORKLOADSPREAD_LEDGER, namespace: ws.metadata?.namespace ?? '', name: ws.metadata?.name ?? '' };
-  if (!opts.ledgers) return resyncLedger(undefined, req, now);
-  if ((opts.ledgerMode ?? 'resync') === 'resync') return opts.ledgers.apply<WorkloadSpreadLedger>(ref, 'resync', req);
-  const held = await opts.ledgers.apply<WorkloadSpreadLedger | null>(ref, 'read', {});
+const ledgerRef = (ws: WorkloadSpread): LedgerRef => ({ kind: WORKLOADSPREAD_LEDGER, namespace: ws.metadata?.namespace ?? '', name: ws.metadata?.name ?? '' });
+
+/** The ledger as the edge holds it, with this observation's resync applied (pure, local). */
+async function predictLedger(ws: WorkloadSpread, req: ResyncRequest, now: number, ledgers: Ledgers | undefined): Promise<WorkloadSpreadLedger> {
+  const held = ledgers ? await ledgers.apply<WorkloadSpreadLedger | null>(ledgerRef(ws), 'read', {}) : undefined;
   return resyncLedger(held ?? undefined, req, now);
 }
 
@@ -110,8 +109,11 @@ async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opt
     pods: counts.pods,
     adopt: entriesFromStatus(ws),
   };
-  const ledger = await syncLedger(ws, req, now, opts);
-  return { ws, supported, pods, workloadReplicas: replicas, ...(latestVersion ? { latestVersion } : {}), counts, ledger };
+  const ledger = await predictLedger(ws, req, now, opts.ledgers);
+  return {
+    ws, supported, pods, workloadReplicas: replicas, ...(latestVersion ? { latestVersion } : {}), counts, ledger,
+    ...(opts.ledgers ? { resync: { ref: ledgerRef(ws), request: req } } : {}),
+  };
 }
 
 const inScope = (scope: Scope, ws: WorkloadSpread) =>

@@ -1,7 +1,6 @@
-// The WorkloadSpread reconciler: observe (LISTs + the ledger resync) → decide (pure) → the runtime
-// applies the plan. Node and Lambda only: src/reconcile/all.ts imports this file (the integrator
-// adds it there, with the cluster's Ledgers port: the in-process MemoryLedgers on Node, the edge
-// sync API client on Lambda).
+// The WorkloadSpread reconciler: observe (LISTs + the edge's ledgers, read) → decide (pure) → the
+// runtime applies the plan, the ledger resyncs last. Node and Lambda only (src/reconcile/all.ts);
+// the edge's ledgers come from the runtime (the run's edge).
 //
 // Triggers: Deployments, Jobs and StatefulSets, whose replicas set percentages (OpenKruise watches
 // them). Pods are not a trigger (they change constantly); the plan asks to come back when a
@@ -17,7 +16,10 @@ export function workloadSpreadReconcilerFor(opts: WorkloadSpreadReconcilerOption
   return {
     kind: WS_KIND,
     apiVersion: WS_API_VERSION,
-    observe: (kube, scope) => observeWorkloadSpreads(kube, scope, opts),
+    observe: (kube, scope, ctx) => {
+      const ledgers = opts.ledgers ?? ctx?.ledgers;
+      return observeWorkloadSpreads(kube, scope, { ...opts, ...(ledgers ? { ledgers } : {}) });
+    },
     decide: decideWorkloadSpreads,
     triggers: [
       { apiVersion: 'apps/v1', kind: 'Deployment' },
@@ -27,5 +29,5 @@ export function workloadSpreadReconcilerFor(opts: WorkloadSpreadReconcilerOption
   };
 }
 
-/** Without a ledger port: status from the cluster alone, as OpenKruise's controller keeps it. */
+/** Uses the edge's ledgers when the run has them; else status from the cluster alone, as OpenKruise's. */
 export const workloadSpreadReconciler: Reconciler<WorkloadSpreadObserved> = workloadSpreadReconcilerFor();
