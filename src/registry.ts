@@ -7,6 +7,9 @@ import type { LedgerKind } from './admission/ledger.js';
 import type { CollectionSpec, Explainer, RegisteredHandler, WebhookEndpoint } from './admission/types.js';
 import { resourceDistributionFeature } from './resourcedistribution/index.js';
 import { sidecarSetFeature } from './sidecarset/index.js';
+import { workloadSpreadFeature } from './workloadspread/index.js';
+import { pubFeature } from './pub/index.js';
+import { deletionProtectionFeature } from './deletion-protection/index.js';
 
 export type Feature = {
   name: string;
@@ -23,8 +26,11 @@ export type Feature = {
   ledgerKinds?: LedgerKind[];
 };
 
-/** The production feature list. Features land with their issues (SidecarSet, WorkloadSpread, PUB, …). */
-export const FEATURES: readonly Feature[] = [resourceDistributionFeature, sidecarSetFeature];
+/**
+ * The production feature list, in handler order: on pod CREATE WorkloadSpread, then SidecarSet,
+ * then PUB; on pod DELETE/eviction WorkloadSpread's bookkeeping before PUB's check (§6).
+ */
+export const FEATURES: readonly Feature[] = [resourceDistributionFeature, workloadSpreadFeature, sidecarSetFeature, pubFeature, deletionProtectionFeature];
 
 /** The endpoints that have at least one handler, with handlers in feature order. */
 export function webhookEndpoints(features: readonly Feature[] = FEATURES): WebhookEndpoint[] {

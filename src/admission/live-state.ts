@@ -1,8 +1,8 @@
 // Cluster state read live from the API server (Node and Lambda, which hold credentials): one
 // LIST per collection, cached for a short TTL so a burst of admissions costs one read.
-import type { CollectionSpec, ClusterState, ListOptions, Snapshot } from './types.js';
+import type { CollectionSpec, ClusterState, Lister, Snapshot } from './types.js';
 
-export type Lister = (apiVersion: string, kind: string, opts?: ListOptions) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;
+export type { Lister } from './types.js';
 
 export class LiveClusterState implements ClusterState {
   private readonly cache = new Map<string, { snap: Promise<Snapshot>; until: number }>();
@@ -23,8 +23,8 @@ export class LiveClusterState implements ClusterState {
     const hit = this.cache.get(name);
     if (hit && hit.until > this.now()) return (await hit.snap) as Snapshot<T>;
     const observedAt = this.now();
-    const snap = this.list(spec.apiVersion, spec.kind, spec.select).then((r) => ({
-      items: spec.project ? r.items.map(spec.project) : r.items,
+    const snap = listCollection(this.list, spec).then((r) => ({
+      items: r.items,
       resourceVersion: r.resourceVersion,
       observedAt,
     }));
@@ -32,4 +32,11 @@ export class LiveClusterState implements ClusterState {
     snap.catch(() => this.cache.delete(name));
     return (await snap) as Snapshot<T>;
   }
+}
+
+/** A collection's items as pushed: computed, or LISTed and projected. */
+export async function listCollection(list: Lister, spec: CollectionSpec): Promise<{ items: Record<string, unknown>[]; resourceVersion: string }> {
+  if (spec.compute) return spec.compute(list);
+  const r = await list(spec.apiVersion, spec.kind, spec.select);
+  return { items: spec.project ? r.items.map(spec.project) : r.items, resourceVersion: r.resourceVersion };
 }

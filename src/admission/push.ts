@@ -36,8 +36,8 @@ function defaultProject(obj: Record<string, unknown>): Record<string, unknown> {
 
 export async function pushCollection(edge: EdgeTarget, list: Lister, spec: CollectionSpec, now: () => number = Date.now): Promise<PushResult> {
   const observedAt = now();
-  const live = await list(spec.apiVersion, spec.kind, spec.select);
-  const project = spec.project ?? defaultProject;
+  const live = spec.compute ? await spec.compute(list) : await list(spec.apiVersion, spec.kind, spec.select);
+  const project = spec.compute ? (o: Record<string, unknown>) => o : (spec.project ?? defaultProject);
   const items = live.items.map((o) => project(o) as SyncItem);
   for (let attempt = 0; ; attempt++) {
     const held = attempt === 0 ? await edgeCall<EdgeVersions>(edge, 'GET', `/${spec.name}`) : { status: 404, json: undefined };

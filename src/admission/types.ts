@@ -72,15 +72,25 @@ export interface ClusterState {
 /** Narrows a LIST (all namespaces unless `namespace`). */
 export type ListOptions = { namespace?: string; labelSelector?: string; fieldSelector?: string };
 
+/** LISTs one kind (paginated, all namespaces unless narrowed). */
+export type Lister = (apiVersion: string, kind: string, opts?: ListOptions) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;
+
 /** A kind of object webhooks read, named for the sync API and the live reader. */
 export type CollectionSpec = {
   name: string;
+  /** The kind LISTed (for a computed collection: what its items describe, for messages). */
   apiVersion: string;
   kind: string;
   /** Only these objects of the kind (e.g. one ConfigMap by name). */
   select?: ListOptions;
   /** Reduce each object to what webhooks need before it is pushed (keeps edge state small). */
   project?: (obj: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Build the items from several LISTs instead (e.g. counts per namespace), already in their
+   * pushed shape; each item's metadata.resourceVersion should change only when it does, since
+   * pushes diff by it.
+   */
+  compute?: (list: Lister) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;
 };
 
 /** What a handler needs from state, and what to do when that is missing or too old. */

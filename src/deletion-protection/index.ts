@@ -2,16 +2,24 @@
 // objectSelector and failurePolicy Fail are declared in src/admission/endpoints.ts) and the
 // computed counts a Cascading Namespace or CRD deletion reads. Web APIs only.
 //
-// The counts are not a LISTed collection but computed from several LISTs (counts.ts); until the
-// pusher and the live reader support computed collections they are exported as
-// `deletionProtectionCounts` and not declared in `collections` (a Cascading Namespace/CRD deletion
-// is refused, with a clear message, while they are missing).
+// The counts are not a LISTed collection but computed from several LISTs (counts.ts): the pusher
+// and the live reader call `compute`.
+import type { CollectionSpec } from '../admission/types.js';
 import type { Feature } from '../registry.js';
 import { COUNTS_COLLECTION, computeProtectionCounts } from './counts.js';
 import { deletionProtectionHandler } from './webhook.js';
 
+/** The computed collection: per labelled Namespace/CRD, what its Cascading deletion depends on. */
+export const deletionProtectionCounts: CollectionSpec = {
+  name: COUNTS_COLLECTION,
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  compute: computeProtectionCounts,
+};
+
 export const deletionProtectionFeature: Feature = {
   name: 'deletion-protection',
+  collections: [deletionProtectionCounts],
   handlers: [
     {
       endpoint: 'validate-delete',
@@ -20,8 +28,6 @@ export const deletionProtectionFeature: Feature = {
   ],
 };
 
-/** The computed collection: its name and how to build it from LISTs (see counts.ts). */
-export const deletionProtectionCounts = { name: COUNTS_COLLECTION, compute: computeProtectionCounts } as const;
 
 export { deletionProtectionHandler } from './webhook.js';
 export { decideDeletion, countsView, type CountsView, type ProtectedObject } from './decide.js';

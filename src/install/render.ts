@@ -290,6 +290,10 @@ export function reconcilerRules(crds: readonly KubeObject[]): Record<string, unk
     rule('apps', ['controllerrevisions', 'deployments', 'replicasets', 'statefulsets'], CRUD),
     rule('batch', ['jobs'], CRUD),
     rule('coordination.k8s.io', ['leases'], CRUD),
+    // Deletion protection: a Cascading CRD is protected while custom resources of it exist, and
+    // those can be of any group; counting them needs list on every resource (read-only).
+    rule('apiextensions.k8s.io', ['customresourcedefinitions'], READ),
+    { apiGroups: ['*'], resources: ['*'], verbs: ['list'] },
     // Only our own configurations: the URLs of others' webhooks may carry their secrets (PEERS.md §5).
     // `list` with resourceNames needs a metadata.name field selector.
     {

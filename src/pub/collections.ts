@@ -61,7 +61,10 @@ export const podsCollection: CollectionSpec = {
   project: (obj) => {
     const meta = metaOf(obj);
     const annotations = pick((meta.annotations ?? {}) as Obj, [RELATED_PUB_ANNOTATION, NO_PROTECT_ANNOTATION]);
-    return { metadata: { ...pick(meta, ['name', 'namespace']), ...(Object.keys(annotations).length ? { annotations } : {}) } };
+    // Pushes diff by resourceVersion: a stamp of what is kept sends a pod again only when that
+    // changes, not on every status update.
+    const resourceVersion = `${String(meta.uid ?? '')}|${String(annotations[RELATED_PUB_ANNOTATION] ?? '')}|${String(annotations[NO_PROTECT_ANNOTATION] ?? '')}`;
+    return { metadata: { ...pick(meta, ['name', 'namespace']), resourceVersion, ...(Object.keys(annotations).length ? { annotations } : {}) } };
   },
 };
 
