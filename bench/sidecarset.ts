@@ -195,11 +195,13 @@ const times = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : `
 const line = (cells: string[], widths: number[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ').trimEnd();
 
 function handlerTable(results: HandlerResult[]): string[] {
-  const w = [9, 9, 7, 9, 9, 9, 10, 10];
-  const lines = [line(['matched', 'path', 'calls', 'p50 ms', 'p99 ms', 'mean ms', 'p50 ratio', 'p99 ratio'], w)];
+  const w = [9, 9, 7, 9, 9, 9, 10, 10, 10, 10];
+  const lines = [line(['matched', 'path', 'calls', 'p50 ms', 'p99 ms', 'mean ms', 'cpu p50', 'cpu p99', 'p50 ratio', 'p99 ratio'], w)];
   for (const r of results) {
-    lines.push(line([String(r.matched), 'echo', String(r.echo.calls), fixed(r.echo.p50Ms, 3), fixed(r.echo.p99Ms, 3), fixed(r.echo.meanMs, 3), '', ''], w));
-    lines.push(line(['', 'handler', String(r.handler.calls), fixed(r.handler.p50Ms, 3), fixed(r.handler.p99Ms, 3), fixed(r.handler.meanMs, 3), times(r.ratio.p50), times(r.ratio.p99)], w));
+    for (const [path, f] of [['echo', r.echo], ['handler', r.handler]] as const) {
+      const ratio = path === 'handler' ? [times(r.ratio.p50), times(r.ratio.p99)] : ['', ''];
+      lines.push(line([path === 'echo' ? String(r.matched) : '', path, String(f.calls), fixed(f.p50Ms, 3), fixed(f.p99Ms, 3), fixed(f.meanMs, 3), fixed(f.cpuP50Ms, 3), fixed(f.cpuP99Ms, 3), ...ratio], w));
+    }
   }
   return lines;
 }
@@ -252,7 +254,7 @@ async function run(): Promise<Record<string, unknown>> {
   const out = [
     `cluster: ${SET_COUNT} SidecarSets (${(state.sidecarSetBytes / 1024).toFixed(0)} KiB as pushed), ${state.revisions} ControllerRevisions (${(state.revisionBytes / 1024).toFixed(0)} KiB), ${state.namespaces} namespaces; pod injected: ${MATCH_COUNTS.map((k) => `${k} sets → ${cluster.injectedContainers[k]} containers`).join(', ')}`,
     '',
-    'injection handler in-process (makeInjectSidecarsHandler; echo: JSON.parse of the review + JSON.stringify of an allowed answer)',
+    'injection handler in-process (makeInjectSidecarsHandler; echo: JSON.parse of the review + JSON.stringify of an allowed answer); cpu: process CPU time per call',
     ...handlerTable(handler),
     '',
     `end to end over HTTPS, ${CONCURRENCY} in flight; per platform, match count and path ≤${MEASURE.requests} admissions or ≤${MEASURE.maxMs / 1000} s in ${ROUNDS} echo/real alternating rounds after ${WARMUP.requests} warm-up each`,

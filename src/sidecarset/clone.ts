@@ -11,7 +11,9 @@ const isPlainObject = (v: object): boolean => {
 
 function copyObject(v: Record<string, unknown>, omit?: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
+  // for…in sees only own keys here (a plain object inherits no enumerable ones) and, unlike
+  // Object.keys, allocates no array per object.
+  for (const k in v) {
     if (omit?.has(k)) continue;
     const value = cloneJson(v[k]);
     // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype instead.

@@ -117,15 +117,27 @@ export function encodeHashEntries(entries: ReadonlyMap<string, HashEntry>): stri
   };
   for (const [name, e] of entries) {
     const ts = e.updateTimestamp ? normalize(e.updateTimestamp) : e.updateTimestamp;
-    out[name] = {
-      updateTimestamp: ts,
-      hash: e.hash,
-      sidecarSetName: e.sidecarSetName,
-      sidecarList: e.sidecarList,
-      ...(e.controllerRevision ? { controllerRevision: e.controllerRevision } : {}),
-    };
+    out[name] = hashEntryJson([
+      ['updateTimestamp', ts],
+      ['hash', e.hash],
+      ['sidecarSetName', e.sidecarSetName],
+      ['sidecarList', e.sidecarList],
+      ['controllerRevision', e.controllerRevision || undefined],
+    ]);
   }
-  return goJson(sortedMap(out));
+  // Members in the order goJson would write the sorted map (integer-like names first, as JS orders them).
+  const sorted = sortedMap(out) as Record<string, string>;
+  return `{${Object.keys(sorted).map((name) => `${goJSON(name)}:${sorted[name]}`).join(',')}}`;
+}
+
+/**
+ * One entry as goJson writes the struct: fields in this order, undefined ones left out. Spelled
+ * out because a pod matched by many sets writes one entry per set, twice, on every creation.
+ */
+function hashEntryJson(fields: readonly [string, unknown][]): string {
+  let out = '';
+  for (const [k, v] of fields) if (v !== undefined) out += `${out ? ',' : ''}"${k}":${goJson(v)}`;
+  return `{${out}}`;
 }
 
 /** listSidecarNameInSidecarSet: restartPolicy=Always init containers and all containers, sorted. */
