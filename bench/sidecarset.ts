@@ -12,6 +12,7 @@ import jsonpatch, { type Operation } from 'fast-json-patch';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { newSecret } from '../src/admission/auth.js';
 import { pushCollections, type Fetch } from '../src/admission/push.js';
+import { FEATURES, stateCollections } from '../src/registry.js';
 import { sidecarSetCollections } from '../src/sidecarset/collections.js';
 import { startLocalWorker, type LocalWorker } from '../scripts/local-worker.js';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
@@ -57,19 +58,31 @@ function overHttps(agent: Agent, url: string): Exchange {
 
 const fetchVia = (agent: Agent): Fetch => (url, init) => undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
 
-/** Pushes the four collections the SidecarSet feature reads; throws unless the edge holds all of each. */
+/**
+ * Pushes every collection the production features read, as the reconcilers would: the SidecarSet
+ * feature's four from the bench cluster, the others empty (no WorkloadSpreads, PUBs, …), so the
+ * other pod handlers run as they would in such a cluster instead of skipping for missing state.
+ */
 async function pushCluster(cluster: BenchCluster, edge: { baseUrl: string; clusterId: string; syncToken: string; fetch: Fetch }): Promise<void> {
   const t0 = performance.now();
-  const pushed = await pushCollections(edge, cluster.list, [...sidecarSetCollections]);
+  const specs = stateCollections(FEATURES);
+  const missing = sidecarSetCollections.filter((c) => !specs.some((s) => s.name === c.name));
+  if (missing.length) throw new Error(`the production features do not read ${missing.map((c) => c.name).join(', ')}`);
+  const pushed = await pushCollections(edge, cluster.list, specs);
   for (const p of pushed) {
     if (p.meta.count !== p.items) throw new Error(`push of ${p.collection}: the edge holds ${p.meta.count} of ${p.items}`);
   }
-  log(`pushed ${pushed.map((p) => `${p.items} ${p.collection}`).join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const shown = pushed.filter((p) => p.items > 0).map((p) => `${p.items} ${p.collection}`);
+  log(`pushed ${shown.join(', ')} and ${pushed.length - shown.length} empty collections in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
 async function miniflare(tls: Tls, cluster: BenchCluster): Promise<Platform> {
   const known = new Set(descendants().keys());
-  const newWorkerd = () => [...descendants()].filter(([pid, comm]) => !known.has(pid) && comm.includes('workerd')).map(([pid]) => (known.add(pid), pid));
+  const newWorkerd = () => {
+    const pids = [...descendants()].filter(([pid, comm]) => !known.has(pid) && comm.includes('workerd')).map(([pid]) => pid);
+    for (const pid of pids) known.add(pid);
+    return pids;
+  };
   const started: LocalWorker[] = [];
   const agent = trustingAgent(tls.ca);
   const close = async () => {
@@ -159,9 +172,10 @@ async function verify(p: Platform, reviews: Reviews, k: MatchCount, cluster: Ben
   const { status, text } = await p.real.exchange(reviews.bodies[0]!);
   const fail = (why: string) => new Error(`${p.name}, ${k} matching: ${why}: ${status} ${text.slice(0, 300)}`);
   if (status !== 200) throw fail('not HTTP 200');
-  const answer = JSON.parse(text) as { response?: { uid?: string; allowed?: boolean; patch?: string } };
+  const answer = JSON.parse(text) as { response?: { uid?: string; allowed?: boolean; patch?: string; warnings?: string[] } };
   const response = answer.response;
   if (response?.uid !== reviews.uids[0] || response?.allowed !== true) throw fail('not an allowed review with the request uid');
+  if (response.warnings?.length) throw fail(`warnings (a handler skipped?): ${response.warnings.join('; ')}`);
   const ops = JSON.parse(Buffer.from(response.patch ?? '', 'base64').toString('utf8')) as Operation[];
   const pod = (JSON.parse(reviews.bodies[0]!) as { request: { object: object } }).request.object;
   const problem = injectionProblem(jsonpatch.applyPatch(pod, ops, false, true).newDocument, k, cluster);
