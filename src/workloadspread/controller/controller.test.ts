@@ -135,3 +135,34 @@ describe('observe → decide with the ledger', () => {
 function ledgerRefOf() {
   return { kind: WORKLOADSPREAD_LEDGER, namespace: 'default', name: 'spread' };
 }
+
+describe('Adaptive rescheduling with the ledger', () => {
+  const ws = workloadSpread({ subsets: [subset('a', { maxReplicas: 2 }), subset('b')], spec: { scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 30 } } } });
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', uid: 'dep-uid' }, spec: { replicas: 1 } };
+  const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', uid: 'web-abc-uid', labels: { 'pod-template-hash': 'abc' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'dep-uid', controller: true }] } };
+  const kube = fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [ws], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [pending('web-abc-1', 'a', 31_000)] });
+  const deletes = (plan: ReturnType<typeof decideWorkloadSpreads>) => plan.writes.filter((w) => w.op === 'delete').map((w) => w.target.name);
+
+  it('marks the subset at the edge first and deletes the pod on the next run, so its replacement goes elsewhere', async () => {
+    const ledgers = new MemoryLedgers([workloadSpreadLedgerKind], () => NOW);
+    const first = decideWorkloadSpreads(await observeWorkloadSpreads(kube, { kind: 'all' }, { ledgers, now: () => NOW }), new Date(NOW));
+    expect(deletes(first)).toEqual([]);
+    expect(first.requeueAfterMs).toBe(1000);
+    for (const w of first.ledgers!) await ledgers.apply(w.ref, w.op, w.request);
+    const second = decideWorkloadSpreads(await observeWorkloadSpreads(kube, { kind: 'all' }, { ledgers, now: () => NOW }), new Date(NOW));
+    expect(deletes(second)).toEqual(['web-abc-1']);
+  });
+
+  it('without ledgers the status is where the mark must be', async () => {
+    const marked = { ...ws, status: { subsetStatuses: [{ name: 'a', replicas: 1, missingReplicas: 1, conditions: [{ type: 'Schedulable', status: 'False', lastTransitionTime: new Date(NOW - 1000).toISOString() }] }] } } as WorkloadSpread;
+    const observe = (w: WorkloadSpread) => observeWorkloadSpreads(fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [w], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [pending('web-abc-1', 'a', 31_000)] }), { kind: 'all' }, { now: () => NOW });
+    expect(deletes(decideWorkloadSpreads(await observe(ws), new Date(NOW)))).toEqual([]);
+    expect(deletes(decideWorkloadSpreads(await observe(marked), new Date(NOW)))).toEqual(['web-abc-1']);
+  });
+
+  it('recoverAfterMs shortens how long a subset stays unschedulable', () => {
+    const status = { subsetStatuses: [{ name: 'a', replicas: 0, missingReplicas: 2, conditions: [{ type: 'Schedulable', status: 'False', lastTransitionTime: new Date(NOW - 11_000).toISOString() }] }] } as WorkloadSpread['status'];
+    const c = countSubsets({ ...ws, status } as WorkloadSpread, [], 2, NOW, 10_000);
+    expect(c.subsetStatuses[0]!.conditions?.[0]?.status).toBe('True');
+  });
+});

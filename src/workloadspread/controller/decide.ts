@@ -12,6 +12,7 @@ import { POD_DELETION_COST_ANNOTATION, WS_API_VERSION, WS_KIND, type WorkloadSpr
 import { emptyPlan, type Plan, type Write } from '../../reconcile/types.js';
 import { deletionCosts, honoursDeletionCost } from './deletion-cost.js';
 import type { SpreadObserved, WorkloadSpreadObserved } from './observe.js';
+import { subsetOfPod } from './pods.js';
 import { iso } from './subsets.js';
 
 const MIN_REQUEUE_MS = 1000;
@@ -64,11 +65,20 @@ function decideStatus(o: SpreadObserved, plan: Plan): void {
   });
 }
 
-function decidePods(o: SpreadObserved, plan: Plan): void {
+/** Returns whether some unschedulable pod waits for its subset to be marked first. */
+function decidePods(o: SpreadObserved, plan: Plan): boolean {
   const ws = o.ws;
   const name = `workloadspread ${ws.metadata?.namespace}/${ws.metadata?.name}`;
   const deleted = new Set<string>();
+  let waiting = false;
   for (const pod of o.counts.unschedulablePods) {
+    // OpenKruise writes the condition before deleting; here the mark reaches the webhook with this
+    // plan's ledger resync (applied after the writes) or status push, so the deletion waits a run.
+    const subset = subsetOfPod(pod, ws);
+    if (subset && !o.markedUnschedulable.includes(subset)) {
+      waiting = true;
+      continue;
+    }
     const podName = pod.metadata?.name ?? '';
     deleted.add(podName);
     const uid = pod.metadata?.uid;
@@ -80,7 +90,7 @@ function decidePods(o: SpreadObserved, plan: Plan): void {
     };
     plan.writes.push(write);
   }
-  if (!honoursDeletionCost(ws)) return;
+  if (!honoursDeletionCost(ws)) return waiting;
   const costs = deletionCosts(ws, o.pods, o.workloadReplicas, o.latestVersion);
   for (const pod of o.pods) {
     const podName = pod.metadata?.name ?? '';
@@ -94,6 +104,7 @@ function decidePods(o: SpreadObserved, plan: Plan): void {
       reason: `${name}: scale-down order across subsets`,
     });
   }
+  return waiting;
 }
 
 export function decideWorkloadSpreads(observed: WorkloadSpreadObserved, now: Date): Plan {
@@ -102,7 +113,7 @@ export function decideWorkloadSpreads(observed: WorkloadSpreadObserved, now: Dat
   for (const o of observed.spreads) {
     if (!o.supported) continue;
     decideStatus(o, plan);
-    decidePods(o, plan);
+    if (decidePods(o, plan)) wakeAt = Math.min(wakeAt ?? Infinity, observed.now + MIN_REQUEUE_MS);
     if (o.resync) {
       (plan.ledgers ??= []).push({ ...o.resync, op: 'resync', reason: 'bring the edge’s subset accounting in line with the pods observed' });
     }

@@ -10,6 +10,7 @@ import { isNotFound } from '../../kube/errors.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { timesToMs } from '../choose.js';
+import { isSchedulable } from '../subset-state.js';
 import { WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from '../ledger.js';
 import { resyncLedger, type ResyncRequest, type SubsetEntries } from '../ledger-resync.js';
 import { isSelectedByFilter, controllerOf } from '../owner.js';
@@ -29,6 +30,12 @@ export type SpreadObserved = {
   ledger: WorkloadSpreadLedger;
   /** The resync to send to the edge, when the run has ledgers. */
   resync?: { ref: LedgerRef; request: ResyncRequest };
+  /**
+   * Subsets the pod webhook already treats as unschedulable (the ledger as held, or for StatefulSet
+   * ordinals and runs without ledgers the status): an unschedulable pod is deleted only once its
+   * subset is among them, or the workload's replacement would be placed in the same subset.
+   */
+  markedUnschedulable: string[];
 };
 export type WorkloadSpreadObserved = { now: number; spreads: SpreadObserved[] };
 
@@ -36,6 +43,8 @@ export type ObserveOptions = {
   /** Overrides the ledgers the runtime lends (tests). */
   ledgers?: Ledgers;
   now?: () => number;
+  /** How long an Adaptive subset stays Schedulable=False (default OpenKruise's 5 minutes). */
+  recoverAfterMs?: number;
 };
 
 type Workload = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown>; metadata?: KubeObject['metadata'] & { uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> } };
@@ -84,10 +93,15 @@ export function entriesFromStatus(ws: WorkloadSpread): Record<string, SubsetEntr
 
 const ledgerRef = (ws: WorkloadSpread): LedgerRef => ({ kind: WORKLOADSPREAD_LEDGER, namespace: ws.metadata?.namespace ?? '', name: ws.metadata?.name ?? '' });
 
-/** The ledger as the edge holds it, with this observation's resync applied (pure, local). */
-async function predictLedger(ws: WorkloadSpread, req: ResyncRequest, now: number, ledgers: Ledgers | undefined): Promise<WorkloadSpreadLedger> {
+async function readHeld(ws: WorkloadSpread, ledgers: Ledgers | undefined): Promise<WorkloadSpreadLedger | undefined> {
   const held = ledgers ? await ledgers.apply<WorkloadSpreadLedger | null>(ledgerRef(ws), 'read', {}) : undefined;
-  return resyncLedger(held ?? undefined, req, now);
+  return held && held.uid === String(ws.metadata?.uid ?? '') ? held : undefined;
+}
+
+/** Subset names marked Schedulable=False where the webhook looks (see SpreadObserved.markedUnschedulable). */
+export function markedUnschedulable(ws: WorkloadSpread, held: WorkloadSpreadLedger | undefined, fromLedger: boolean): string[] {
+  const statuses = fromLedger ? Object.values(held?.versions ?? {}).flat() : (ws.status?.subsetStatuses ?? []);
+  return [...new Set(statuses.filter((s) => !isSchedulable(s)).map((s) => s.name))];
 }
 
 async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opts: ObserveOptions): Promise<SpreadObserved> {
@@ -99,7 +113,7 @@ async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opt
   const { pods: owned, latestVersion } = supported ? await podsOf(kube, target, namespace) : { pods: [] as Pod[] };
   const pods = owned.filter((p) => isSelectedByFilter(ws.spec.targetFilter, p.metadata?.labels));
   const replicas = workloadReplicas(target, ws.spec.targetFilter, { workloads: [] });
-  const counts = countSubsets(ws, pods, replicas, now);
+  const counts = countSubsets(ws, pods, replicas, now, opts.recoverAfterMs);
   const req: ResyncRequest = {
     uid: String(ws.metadata?.uid ?? ''),
     ...(ws.metadata?.generation === undefined ? {} : { generation: ws.metadata.generation }),
@@ -109,9 +123,13 @@ async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opt
     pods: counts.pods,
     adopt: entriesFromStatus(ws),
   };
-  const ledger = await predictLedger(ws, req, now, opts.ledgers);
+  const held = await readHeld(ws, opts.ledgers);
+  // The ledger as the edge holds it with this observation's resync applied (pure, local).
+  const ledger = resyncLedger(held, req, now);
+  const fromLedger = opts.ledgers !== undefined && ref.kind !== 'StatefulSet';
   return {
     ws, supported, pods, workloadReplicas: replicas, ...(latestVersion ? { latestVersion } : {}), counts, ledger,
+    markedUnschedulable: markedUnschedulable(ws, held, fromLedger),
     ...(opts.ledgers ? { resync: { ref: ledgerRef(ws), request: req } } : {}),
   };
 }

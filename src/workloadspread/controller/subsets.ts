@@ -37,7 +37,8 @@ export function rescheduleCriticalMs(ws: WorkloadSpread): number {
   return seconds * 1000;
 }
 
-export function countSubsets(ws: WorkloadSpread, pods: readonly Pod[], workloadReplicas: number, now: number): SubsetCounts {
+/** `recoverAfterMs`: how long a subset stays unschedulable (OpenKruise MaxScheduledFailedDuration). */
+export function countSubsets(ws: WorkloadSpread, pods: readonly Pod[], workloadReplicas: number, now: number, recoverAfterMs = MAX_SCHEDULED_FAILED_MS): SubsetCounts {
   const subsets = ws.spec.subsets ?? [];
   const oldStatuses = new Map((ws.status?.subsetStatuses ?? []).map((s) => [s.name, s]));
   const critical = rescheduleCriticalMs(ws);
@@ -68,8 +69,8 @@ export function countSubsets(ws: WorkloadSpread, pods: readonly Pod[], workloadR
       if (stuck.length) condition = schedulable('False', old, now);
       else if (old?.status !== 'False') condition = schedulable('True', old, now);
       else {
-        // Unschedulable subsets are retried after MaxScheduledFailedDuration.
-        const recoverAt = timeOf(old.lastTransitionTime) + MAX_SCHEDULED_FAILED_MS;
+        // Unschedulable subsets are retried after recoverAfterMs.
+        const recoverAt = timeOf(old.lastTransitionTime) + recoverAfterMs;
         if (!(recoverAt >= now)) condition = schedulable('True', old, now);
         else {
           condition = old;
