@@ -8,6 +8,7 @@
 // Differences from OpenKruise (§4.3), all towards protecting more: the final workload's existence
 // is not checked (only the ReplicaSet hop needs an object), and a ReplicaSet owned by a kind other
 // than Deployment resolves to that owner instead of to the ReplicaSet.
+import { inferredDeployment } from '../kube/deployment-owner.js';
 import { compileSelector, selectorMatches } from '../sidecarset/match.js';
 import { parseGroup } from './validate.js';
 import type { PodUnavailableBudget } from './types.js';
@@ -28,16 +29,20 @@ function refOf(owner: OwnerReference): WorkloadRef | undefined {
 }
 
 /**
- * The pod's workload, or undefined (no controller; a ReplicaSet not in `replicaSets`). `replicaSets`
- * holds the ReplicaSets of the pod's namespace by name.
+ * The pod's workload, or undefined (no controller; a ReplicaSet not in `replicaSets` whose
+ * Deployment cannot be inferred from its name). `replicaSets` holds the ReplicaSets of the pod's
+ * namespace by name.
  */
-export function podWorkload(pod: Owned, replicaSets: ReadonlyMap<string, Owned>): WorkloadRef | undefined {
+export function podWorkload(pod: PodLike, replicaSets: ReadonlyMap<string, Owned>): WorkloadRef | undefined {
   const owner = controllerOf(pod);
   if (!owner) return undefined;
   const ref = refOf(owner);
   if (!ref || !(ref.group === 'apps' && ref.kind === 'ReplicaSet')) return ref;
   const rs = replicaSets.get(ref.name);
-  if (!rs) return undefined;
+  if (!rs) {
+    const deployment = inferredDeployment(owner, pod.metadata?.labels);
+    return deployment ? refOf(deployment) : undefined;
+  }
   const rsOwner = controllerOf(rs);
   return (rsOwner && refOf(rsOwner)) ?? ref;
 }

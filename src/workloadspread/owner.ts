@@ -3,8 +3,9 @@
 // its ReplicaSet, whitelisted custom workloads through their subresources), and whose targetFilter
 // selects the pod. Pure: owner objects come from a lookup over pushed collections.
 import { compileSelector, selectorMatches } from '../sidecarset/match.js';
-import { groupOf, POD_TEMPLATE_HASH_LABEL, type Pod, type WorkloadSpread, type WorkloadSpreadTargetFilter } from './types.js';
+import { groupOf, type Pod, type WorkloadSpread, type WorkloadSpreadTargetFilter } from './types.js';
 import { isHandledKind, type CustomWorkloadWhitelist } from './workloads.js';
+import { inferredDeployment } from '../kube/deployment-owner.js';
 
 export type OwnerRef = { apiVersion?: string; kind?: string; name?: string; controller?: boolean };
 type Owned = { metadata?: { ownerReferences?: OwnerRef[] } };
@@ -29,25 +30,13 @@ export function controllerOf(obj: Owned | undefined): OwnerRef | undefined {
   return obj?.metadata?.ownerReferences?.find((r) => r.controller === true);
 }
 
-/**
- * A ReplicaSet a Deployment made is named `<deployment>-<pod-template-hash>`. When the ReplicaSet
- * is not in the pushed state yet (a rollout creates it and its first pods within milliseconds),
- * its Deployment is inferred from that name rather than leaving the pod unplaced.
- */
-function inferredDeployment(owner: OwnerRef, pod: Pod): OwnerRef | undefined {
-  const hash = pod.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL];
-  const name = owner.name ?? '';
-  if (owner.kind !== 'ReplicaSet' || groupOf(owner.apiVersion) !== 'apps' || !hash || !name.endsWith(`-${hash}`)) return undefined;
-  return { apiVersion: 'apps/v1', kind: 'Deployment', name: name.slice(0, -hash.length - 1), controller: true };
-}
-
 function referenceStep(target: WorkloadSpread['spec']['targetRef'], owner: OwnerRef | undefined, pod: Pod, ctx: MatchContext, depth: number): Step {
   if (!owner) return 'different';
   if (groupOf(owner.apiVersion) === groupOf(target.apiVersion) && owner.kind === target.kind && owner.name === target.name) return 'equal';
   if (!isHandledKind(owner.apiVersion, owner.kind, ctx.whitelist) || depth >= MAX_DEPTH) return 'different';
   const found = ctx.lookup(groupOf(owner.apiVersion), owner.kind ?? '', owner.name ?? '');
   if (found.state === 'found') return referenceStep(target, controllerOf(found.object), pod, ctx, depth + 1);
-  const inferred = inferredDeployment(owner, pod);
+  const inferred = inferredDeployment(owner, pod.metadata?.labels);
   if (inferred) return referenceStep(target, inferred, pod, ctx, depth + 1);
   // OpenKruise fails the pod on NotFound (§8) and skips the WorkloadSpread on other errors; from
   // pushed state "absent" may just mean "not pushed yet", so both become "cannot tell".
