@@ -26,6 +26,23 @@ export type PubAssessment = {
   specError?: string;
 };
 
+/** Kinds whose `spec.replicas` defaults to 1 when left out (by the API server or OpenKruise's defaulting). */
+const REPLICAS_DEFAULT_TO_ONE = new Set(['/ReplicationController', 'apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', 'apps.kruise.io/CloneSet', 'apps.kruise.io/StatefulSet', 'apps.kruise.io/UnitedDeployment']);
+
+/**
+ * A workload's scale from the object: its `spec.replicas`. Left out, it is 1 only for the kinds
+ * known to default it; for any other kind it is unknown (kruise#2571: a custom workload without
+ * replicas must not shrink the budget to one pod and so allow everything).
+ */
+export function scaleOfWorkload(w: WorkloadRef, obj: { spec?: { replicas?: unknown } }): Scale {
+  const replicas = obj.spec?.replicas;
+  if (typeof replicas === 'number') return replicas;
+  if (replicas === undefined || replicas === null) {
+    return REPLICAS_DEFAULT_TO_ONE.has(`${w.group}/${w.kind}`) ? 1 : { error: `${w.kind}/${w.name} has no spec.replicas` };
+  }
+  return { error: 'spec.replicas is not a number' };
+}
+
 export function targetWorkload(pub: PodUnavailableBudget): WorkloadRef | undefined {
   const ref = pub.spec?.targetRef;
   if (!ref?.kind || !ref.name) return undefined;

@@ -4,7 +4,7 @@ import type { PubBudgetState } from '../budget-state.js';
 import { resyncBudget } from '../resync.js';
 import { pub, readyPod } from '../test-builders.js';
 import type { PodUnavailableBudget } from '../types.js';
-import { assessPub, type Scale } from './assess.js';
+import { assessPub, scaleOfWorkload, type Scale } from './assess.js';
 import { decidePubs } from './decide.js';
 import { pubKey, type LedgerAnswer, type PubObserved } from './observe.js';
 
@@ -84,5 +84,17 @@ describe('decidePubs', () => {
     const plan = decidePubs(observed(p, [depPod('a'), depPod('b')], { 'default/apps/Deployment/web': 2 }, false), NOW);
     expect(plan.status[0]!.status).toMatchObject({ disruptedPods: { a: '2023-12-31T23:59:59Z', b: null }, currentAvailable: 1, unavailableAllowed: 0 });
     expect(plan.requeueAfterMs).toBe(10_000);
+  });
+});
+
+describe('scaleOfWorkload', () => {
+  it.each([
+    ['replicas set', { group: 'argoproj.io', kind: 'Rollout', name: 'r' }, { spec: { replicas: 4 } }, 4],
+    ['a Deployment defaults to 1', { group: 'apps', kind: 'Deployment', name: 'd' }, { spec: {} }, 1],
+    ['a CloneSet defaults to 1', { group: 'apps.kruise.io', kind: 'CloneSet', name: 'c' }, {}, 1],
+    ['an unknown kind without replicas is unknown (kruise#2571)', { group: 'example.com', kind: 'Widget', name: 'w' }, { spec: {} }, { error: 'Widget/w has no spec.replicas' }],
+    ['not a number', { group: 'apps', kind: 'Deployment', name: 'd' }, { spec: { replicas: 'three' } }, { error: 'spec.replicas is not a number' }],
+  ])('%s', (_name, w, obj, want) => {
+    expect(scaleOfWorkload(w, obj)).toEqual(want);
   });
 });

@@ -12,7 +12,7 @@ import { podWorkload, replicaSetsIn, type Owned, type WorkloadRef } from '../rel
 import type { PubBudgetState } from '../budget-state.js';
 import type { PubResyncRequest } from '../resync.js';
 import { PUB_API_VERSION, PUB_KIND, type PodUnavailableBudget } from '../types.js';
-import { assessPub, targetWorkload, workloadKey, type PubAssessment, type Scale } from './assess.js';
+import { assessPub, scaleOfWorkload, targetWorkload, workloadKey, type PubAssessment, type Scale } from './assess.js';
 
 /** The edge's budget for a PUB (null: never synced), or why it could not be read. */
 export type LedgerAnswer = { state: PubBudgetState | null } | { error: string };
@@ -46,10 +46,7 @@ const apiVersionOf = (w: WorkloadRef, pubRef?: string): string => pubRef ?? (w.g
 
 async function readScale(kube: KubeReader, namespace: string, w: WorkloadRef, apiVersion: string): Promise<Scale> {
   try {
-    const obj = await kube.get<KubeObject & { spec?: { replicas?: unknown } }>(apiVersion, w.kind, w.name, namespace);
-    const replicas = obj.spec?.replicas;
-    // The API server defaults replicas to 1 where a workload leaves it out.
-    return typeof replicas === 'number' ? replicas : replicas === undefined ? 1 : { error: 'spec.replicas is not a number' };
+    return scaleOfWorkload(w, await kube.get<KubeObject & { spec?: { replicas?: unknown } }>(apiVersion, w.kind, w.name, namespace));
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }

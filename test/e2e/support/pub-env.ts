@@ -1,0 +1,106 @@
+// The PUB e2e environment: the production Worker (Miniflare over HTTPS) registered as this file's
+// cluster, our pod and PUB webhooks installed for namespaces carrying SCOPE_LABEL only, a fake
+// kubelet, and `resync()` = `reconcile --once` with the edge (controllers, ledger resyncs, pushes).
+import { inject, expect } from 'vitest';
+import type { V1Pod } from '@kubernetes/client-node';
+import { startLocalWorker, type LocalWorker } from '../../../scripts/local-worker.js';
+import { FakeKubelet } from '../../cluster/fake-kubelet.js';
+import { webhookEndpoints } from '../../../src/registry.js';
+import { pubFeature } from '../../../src/pub/index.js';
+import { renderClusterSide } from '../../../src/install/render.js';
+import { applyClusterSide, uninstallClusterSide } from '../../../src/install/apply.js';
+import { reconcile } from '../../../src/cli/reconcile.js';
+import type { EdgeTarget } from '../../../src/admission/push.js';
+import type { KubeHttp, KubeObject } from '../../../src/kube/http.js';
+import { isAlreadyExists } from '../../../src/kube/errors.js';
+import { createNamespace, deleteNamespace, eventually, testKube, testKubeConfig } from './kube.js';
+import { caPem, localServingCert, trustingFetch } from './tls.js';
+
+export const SCOPE_LABEL = 'e2e.kruise-serverless.io/pub';
+export const PUB = { apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget' } as const;
+const CLUSTER = 'pub-e2e';
+const ADMIN = 'pub-admin';
+const NODES = ['pub-node-a', 'pub-node-b'];
+
+export type Meta = { name: string; namespace?: string; uid?: string; generation?: number; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+export type Pod = V1Pod & KubeObject & { metadata: Meta };
+export type PubStatus = {
+  observedGeneration?: number; unavailableAllowed: number; currentAvailable: number; desiredAvailable: number; totalReplicas: number;
+  disruptedPods?: Record<string, string>; unavailablePods?: Record<string, string>;
+};
+export type PubObj = KubeObject & { metadata: Meta; spec: Record<string, unknown>; status?: PubStatus };
+
+export type PubEnv = {
+  kube: KubeHttp;
+  ns: string;
+  kubelet: FakeKubelet;
+  worker: LocalWorker;
+  edge: EdgeTarget;
+  resync(): Promise<void>;
+  createPub(name: string, spec: Record<string, unknown>, annotations?: Record<string, string>): Promise<PubObj>;
+  createPod(name: string, labels: Record<string, string>, meta?: Partial<Meta> & { ownerReferences?: unknown[]; finalizers?: string[] }): Promise<Pod>;
+  waitReady(names: readonly string[]): Promise<void>;
+  pubStatus(name: string): Promise<PubStatus | undefined>;
+  dispose(): Promise<void>;
+};
+
+export const isReady = (p: Pod): boolean => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+export async function startPubEnv(): Promise<PubEnv> {
+  const kc = testKubeConfig();
+  const kube = await testKube();
+  await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-system' } }).catch((e: unknown) => {
+    if (!isAlreadyExists(e)) throw e;
+  });
+  const ns = await createNamespace(kc, 'pub', { [SCOPE_LABEL]: 'yes' });
+  const kubelet = new FakeKubelet(kube, 100);
+  await kubelet.addNodes(NODES.map((name) => ({ name })));
+  kubelet.start();
+  const worker = await startLocalWorker({ tls: localServingCert('pub-edge'), adminToken: ADMIN });
+  const res = await trustingFetch(`${worker.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ clusterId: CLUSTER }) });
+  expect(res.status).toBe(201);
+  const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
+  // Only this file's namespace sends pods to the webhooks: other test files run their own pods.
+  const scoped = { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } };
+  await applyClusterSide(kube, renderClusterSide({
+    baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [],
+    endpoints: webhookEndpoints([pubFeature]),
+    overrides: { 'mutate-pod': scoped, 'validate-pod': scoped },
+  }));
+  const edge: EdgeTarget = { baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch };
+
+  const env: PubEnv = {
+    kube, ns, kubelet, worker, edge,
+    async resync() {
+      const failures: string[] = [];
+      const code = await reconcile(kube, {
+        once: true, dryRun: false, resyncSeconds: 0, watch: false, identity: `pub-e2e-${Math.random().toString(36).slice(2, 8)}`,
+        edge: { url: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, caFile: inject('caCert') },
+        log: () => undefined, out: (m) => failures.push(m),
+      });
+      expect(code, failures.join('\n')).toBe(0);
+    },
+    createPub: (name, spec, annotations) =>
+      kube.create<PubObj>({ ...PUB, metadata: { name, namespace: ns, ...(annotations ? { annotations } : {}) }, spec }),
+    createPod: async (name, labels, meta = {}) =>
+      (await kube.create<KubeObject>({ apiVersion: 'v1', kind: 'Pod', metadata: { ...meta, name, namespace: ns, labels }, spec: { containers: [{ name: 'main', image: 'app:1' }], terminationGracePeriodSeconds: 5 } })) as Pod,
+    async waitReady(names) {
+      await eventually(`${names.length} ready pods`, async () => {
+        const pods = await Promise.all(names.map((n) => kube.get<Pod>('v1', 'Pod', n, ns)));
+        return pods.every(isReady) ? true : undefined;
+      }, 60_000, 100);
+    },
+    async pubStatus(name) {
+      return (await kube.get<PubObj>(PUB.apiVersion, PUB.kind, name, ns)).status;
+    },
+    async dispose() {
+      await uninstallClusterSide(kube).catch(() => undefined);
+      await kubelet.stop();
+      await kubelet.removeNodes(NODES).catch(() => undefined);
+      await deleteNamespace(kc, ns);
+      await worker.dispose();
+      kube.close();
+    },
+  };
+  return env;
+}
