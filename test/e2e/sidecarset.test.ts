@@ -15,6 +15,7 @@ import { REPO_ROOT } from '../cluster/control-plane.js';
 import { FakeKubelet } from '../cluster/fake-kubelet.js';
 import { webhookEndpoints } from '../../src/registry.js';
 import { sidecarSetFeature } from '../../src/sidecarset/index.js';
+import { pubFeature } from '../../src/pub/index.js';
 import { renderClusterSide } from '../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.js';
 import { reconcile } from '../../src/cli/reconcile.js';
@@ -113,8 +114,12 @@ beforeAll(async () => {
   // Only this file's namespaces send pods to the webhook: other test files run their own pods.
   await applyClusterSide(kube, renderClusterSide({
     baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [],
-    endpoints: webhookEndpoints([sidecarSetFeature]),
-    overrides: { 'mutate-pod': { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } } },
+    // PUB too: the controller's in-place updates must respect PodUnavailableBudgets.
+    endpoints: webhookEndpoints([sidecarSetFeature, pubFeature]),
+    overrides: {
+      'mutate-pod': { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } },
+      'validate-pod': { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } },
+    },
   }));
 });
 
@@ -395,6 +400,47 @@ describe('controller', () => {
     await settle();
     expect((await images()).filter((i) => i === 'hold:2')).toHaveLength(1);
   }, 120_000);
+
+  it('a PodUnavailableBudget holds the rollout back: never more pods updating than it allows', async () => {
+    const APP = 'guarded';
+    await createSet({ ...SS, metadata: { name: APP }, spec: {
+      selector: { matchLabels: { app: APP } }, updateStrategy: { type: 'RollingUpdate', maxUnavailable: 4 },
+      containers: [{ name: 'guard-agent', image: 'guard:1' }],
+    } });
+    await kube.create({ apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: APP, namespace: ns },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: APP }, maxUnavailable: 1 } });
+    await resync();
+    await kube.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: APP, namespace: ns }, spec: {
+      replicas: 4, selector: { matchLabels: { app: APP } },
+      template: { metadata: { labels: { app: APP } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } },
+    } });
+    const guarded = async () => (await kube.list<Pod>('v1', 'Pod', { namespace: ns, labelSelector: `app=${APP}` })).items.filter((p) => !p.metadata.deletionTimestamp);
+    await eventually('4 ready guarded pods', async () => {
+      const pods = await guarded();
+      return pods.length === 4 && pods.every(isReady) ? pods : undefined;
+    }, 60_000, 250);
+    expect((await guarded()).every((p) => p.metadata.annotations?.['kruise.io/related-pub'] === APP)).toBe(true);
+    await resync(); // the PUB's status and the edge's budget: 1 may be disrupted
+    kubelet.setRestartReadyDelay(1_500);
+    const set = await kube.get<SidecarSetObj>(SS.apiVersion, SS.kind, APP);
+    await kube.patch(set, { spec: { containers: [{ name: 'guard-agent', image: 'guard:2' }] } });
+    let most = 0;
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      await resync();
+      const pods = await guarded();
+      const unavailable = pods.filter((p) => !isReady(p) || p.status?.containerStatuses?.find((c) => c.name === 'guard-agent')?.image !== containerOf(p, 'guard-agent')?.image);
+      most = Math.max(most, unavailable.length);
+      // maxUnavailable 4 would take all four at once; the PUB allows one.
+      expect(unavailable.length).toBeLessThanOrEqual(1);
+      if (pods.length === 4 && unavailable.length === 0 && pods.every((p) => containerOf(p, 'guard-agent')?.image === 'guard:2')) break;
+      if (Date.now() > deadline) throw new Error('the guarded rollout did not finish');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(most).toBe(1);
+    kubelet.setRestartReadyDelay(0);
+    await kube.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: APP, namespace: ns } }, { propagationPolicy: 'Background' });
+  }, 180_000);
 
   it('hot upgrade: the idle container takes the new image, then the old one goes empty', async () => {
     const set = await createSet({ ...SS, metadata: { name: 'hot-roll' }, spec: {
