@@ -100,10 +100,13 @@ async function settled(selector: string, n: number, timeoutMs = 90_000): Promise
   }, timeoutMs, 250);
 }
 
-/** The split by the matched-workloadspread annotation and by the zone each pod runs in (they must agree). */
+/**
+ * The split by the matched-workloadspread annotation, checked against the zone each pod runs in
+ * (subsets are named for their zone, the seeds' subset-a for zone-a).
+ */
 function split(pods: Pod[]): Record<string, number> {
   const bySubset = tally(pods.map(subsetOf));
-  expect(tally(pods.map(zoneOf))).toEqual(bySubset);
+  expect(tally(pods.map((p) => zoneOf(p).replace(/^zone-(?=[ab]$)/, subsetOf(p).startsWith('subset-') ? 'subset-' : 'zone-')))).toEqual(bySubset);
   return bySubset;
 }
 
@@ -220,4 +223,177 @@ describe('a Deployment scaled 0 → 100 → 20 → 100 over subsets of 10 / 30 /
     await resync();
     expect((await subsetStatuses('web')).map((s) => s.replicas)).toEqual([10, 30, 60]);
   }, 300_000);
+});
+
+describe('the seeds’ WorkloadSpreads', () => {
+  it('seed 004 int: the first 10 pods in subset-a, the rest in subset-b', async () => {
+    const ws = seed('004-workloadspread-maxreplicas-int.yaml');
+    await create(ws);
+    await resync();
+    await create(deployment('workload-xxx-int', 12));
+    expect(split(await settled('app=workload-xxx-int', 12))).toEqual({ 'subset-a': 10, 'subset-b': 2 });
+  });
+
+  it('seed 004 percent: 30% of the Deployment’s replicas in subset-a (rounded up), the rest in subset-b', async () => {
+    await create(seed('004-workloadspread-maxreplicas-percent.yaml'));
+    // A percentage refers to the target's replicas as the edge last saw them (pushed state or the
+    // controller's ledger resync), so the Deployment is created paused (no pods) and resynced
+    // before it starts: its pods then see 10 replicas, not 0.
+    await create(deployment('workload-xxx-percent', 10, { paused: true }));
+    await resync();
+    await kube.patch({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'workload-xxx-percent', namespace: ns } }, { spec: { paused: false } });
+    expect(split(await settled('app=workload-xxx-percent', 10))).toEqual({ 'subset-a': 3, 'subset-b': 7 });
+  });
+
+  it('seed 000 adaptive: 3 pods in subset-a with its preferred term and patch label, the rest in subset-b', async () => {
+    await create(seed('000-workloadspread-adaptive.yaml'));
+    await resync();
+    await create(deployment('workload-xxx', 5));
+    const pods = await settled('app=workload-xxx', 5);
+    expect(split(pods)).toEqual({ 'subset-a': 3, 'subset-b': 2 });
+    for (const p of pods.filter((x) => subsetOf(x) === 'subset-a')) {
+      expect(p.metadata.labels?.['xxx-specific-label']).toBe('xxx');
+      expect(p.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.[0]?.preference.matchExpressions?.[0]?.key).toBe('another-node-label-key');
+    }
+    // Go JSON field order; a pod admitted before it had a name carries the key it was recorded under.
+    expect(pods[0]!.metadata.annotations![MATCHED]).toMatch(/^\{"name":"workloadspread-demo","subset":"subset-[ab]","uid":"[0-9a-f-]{36}"\}$/);
+  });
+});
+
+describe('targets', () => {
+  it('Job: parallel pods counted per subset (version ignored)', async () => {
+    await create(spread('batch', { apiVersion: 'batch/v1', kind: 'Job', name: 'batch' }, [inZone('zone-a', 1), inZone('zone-b')]));
+    await resync();
+    await create({
+      apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'batch', namespace: ns },
+      spec: { parallelism: 3, completions: 3, template: template({ app: 'batch' }, { restartPolicy: 'Never' }) },
+    });
+    expect(split(await settled('app=batch', 3))).toEqual({ 'zone-a': 1, 'zone-b': 2 });
+  });
+
+  it('StatefulSet: by ordinal (0–1 zone-a, 2 zone-b, the rest zone-c), and a recreated pod keeps its subset', async () => {
+    await create(spread('db', { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }, [inZone('zone-a', 2), inZone('zone-b', 1), inZone('zone-c')]));
+    await resync();
+    await create({
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: ns },
+      spec: { replicas: 4, serviceName: 'db', podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'db' } }, template: template({ app: 'db' }) },
+    });
+    const byName = async () => Object.fromEntries((await settled('app=db', 4)).map((p) => [p.metadata.name, [subsetOf(p), zoneOf(p)]]));
+    const want = { 'db-0': ['zone-a', 'zone-a'], 'db-1': ['zone-a', 'zone-a'], 'db-2': ['zone-b', 'zone-b'], 'db-3': ['zone-c', 'zone-c'] };
+    expect(await byName()).toEqual(want);
+    const old = await kube.get<Pod>('v1', 'Pod', 'db-0', ns);
+    await kube.delete(old);
+    await eventually('db-0 recreated', async () => ((await kube.get<Pod>('v1', 'Pod', 'db-0', ns)).metadata.uid !== old.metadata.uid ? true : undefined));
+    expect(await byName()).toEqual(want);
+  });
+
+  it.todo('CloneSet (apps.kruise.io): there is no CloneSet controller yet to create its pods (webhook and deletion cost are unit-tested)');
+});
+
+describe('bookkeeping', () => {
+  it('ReplicaSet: a deleted pod gives its room back at once (the DELETE webhook records it; no resync needed)', async () => {
+    await create(spread('keep', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'keep' }, [inZone('zone-a', 2), inZone('zone-b')]));
+    await resync();
+    await create(replicaSet('keep', 2));
+    const pods = await settled('app=keep', 2);
+    expect(split(pods)).toEqual({ 'zone-a': 2 });
+    const victim = pods[0]!;
+    await kube.delete(victim);
+    // zone-a is full until the deletion is recorded: without it the replacement would go to zone-b.
+    const after = await eventually('the replacement', async () => {
+      const now = await settled('app=keep', 2);
+      return now.some((p) => p.metadata.name === victim.metadata.name) ? undefined : now;
+    });
+    expect(split(after)).toEqual({ 'zone-a': 2 });
+    const ledger = await readLedger('keep');
+    const deleting = Object.values(ledger!.versions).flat().flatMap((s) => Object.keys(s.deletingPods));
+    expect(deleting).toContain(victim.metadata.name);
+  });
+
+  it('a dry-run pod creation spends nothing and is not placed (OpenKruise skips dry runs)', async () => {
+    const [sample] = await settled('app=keep', 2);
+    const before = await readLedger('keep');
+    const copy: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '', generateName: 'keep-', namespace: ns, labels: sample!.metadata.labels, ownerReferences: sample!.metadata.ownerReferences }, spec: { containers: [container] } };
+    const dry = await kube.create<Pod>(copy, { dryRun: 'All' });
+    expect(dry.metadata.annotations?.[MATCHED]).toBeUndefined();
+    expect(await readLedger('keep')).toEqual(before);
+  });
+
+  it('targetFilter: only the pods its selector picks are placed', async () => {
+    const filter = { targetFilter: { selector: { matchLabels: { spread: 'yes' } } } };
+    await create(spread('filter-in', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'filter-in' }, [inZone('zone-a', 1), inZone('zone-b')], filter));
+    await create(spread('filter-out', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'filter-out' }, [inZone('zone-a', 1), inZone('zone-b')], filter));
+    await resync();
+    await create(replicaSet('filter-in', 2, { app: 'filter-in', spread: 'yes' }));
+    await create(replicaSet('filter-out', 2, { app: 'filter-out', spread: 'no' }));
+    expect(split(await settled('app=filter-in', 2))).toEqual({ 'zone-a': 1, 'zone-b': 1 });
+    expect((await settled('app=filter-out', 2)).map(subsetOf)).toEqual(['', '']);
+  });
+});
+
+describe('Adaptive', () => {
+  const CRITICAL_S = 3;
+  const RECOVER_MS = 12_000;
+  // The production reconciler with OpenKruise's 5-minute recovery shortened for the test.
+  const adaptiveResync = async () => {
+    const report = await runReconciler(kube, workloadSpreadReconcilerFor({ recoverAfterMs: RECOVER_MS }), { scope: { kind: 'all' }, identity: 'workloadspread-e2e', ledgers: remoteLedgers(edge) });
+    expect(report.failed).toEqual([]);
+  };
+  const condition = async () => (await subsetStatuses('flex')).find((s) => s.name === 'zone-x')?.conditions?.find((c) => c.type === 'Schedulable')?.status;
+
+  it('pods the scheduler cannot place are rescheduled into the next subset; the subset recovers later', async () => {
+    await create(spread('flex', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'flex' }, [inZone('zone-x', 2), inZone('zone-b')], {
+      scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: CRITICAL_S } },
+    }));
+    await resync();
+    await create(deployment('flex', 2));
+    // No node is in zone-x: the real scheduler marks both pods Unschedulable.
+    await eventually('2 unschedulable pods in zone-x', async () => {
+      const pods = await ownedPods('app=flex');
+      const stuck = pods.filter((p) => subsetOf(p) === 'zone-x' && p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'Unschedulable'));
+      return stuck.length === 2 ? true : undefined;
+    });
+    const pods = await eventually('both pods rescheduled into zone-b', async () => {
+      await adaptiveResync();
+      const now = await ownedPods('app=flex');
+      return now.length === 2 && now.every((p) => subsetOf(p) === 'zone-b' && p.spec?.nodeName && !p.metadata.deletionTimestamp) ? now : undefined;
+    }, 60_000, 1_000);
+    expect(split(pods)).toEqual({ 'zone-b': 2 });
+    expect(await condition()).toBe('False');
+
+    await eventually('zone-x schedulable again', async () => {
+      await adaptiveResync();
+      return (await condition()) === 'True' ? true : undefined;
+    }, RECOVER_MS + 30_000, 1_000);
+    // Given another chance, zone-x takes the next pod again (and would give it up again).
+    await scale('Deployment', 'flex', 3);
+    const third = await eventually('a third pod', async () => {
+      const now = await ownedPods('app=flex');
+      return now.length === 3 ? now.find((p) => subsetOf(p) !== 'zone-b') : undefined;
+    });
+    expect(subsetOf(third)).toBe('zone-x');
+  }, 120_000);
+});
+
+describe('validation webhook', () => {
+  const target = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'validated' };
+  it.each([
+    ['another WorkloadSpread already targets the workload', spread('clash', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, [inZone('zone-a')]), /ws.spec.targetRef is in conflict with other WorkloadSpread web/],
+    ['a targetRef kind from the wrong group', spread('bad-group', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'Deployment', name: 'x' }, [inZone('zone-a')]), /TargetReference is not valid for Deployment\./],
+    ['a targetRef kind not permitted', spread('bad-kind', { apiVersion: 'v1', kind: 'Service', name: 'x' }, [inZone('zone-a')]), /TargetReference's GroupKind is not permitted\./],
+    ['duplicated subset names', spread('dup', target, [inZone('zone-a', 1), inZone('zone-a')]), /duplicated subset name zone-a/],
+    ['int and percent maxReplicas mixed', spread('mixed', target, [inZone('zone-a', 1), inZone('zone-b', '50%')]), /the maxReplicas type of all subsets must be the same/],
+    ['percentages over 100%', spread('over', target, [inZone('zone-a', '60%'), inZone('zone-b', '50%'), inZone('zone-c')]), /the sum of all subset's maxReplicas exceeds 100% is no permitted/],
+    ['percentages under 100% with a limited last subset', spread('under', target, [inZone('zone-a', '30%'), inZone('zone-b', '30%')]), /maxReplicas sum of all subsets must equal 100% when type is specified as percent/],
+    ['a percentage for a StatefulSet', spread('sts-pct', { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'x' }, [inZone('zone-a', '50%'), inZone('zone-b')]), /the maxReplicas type must be Int for StatefulSet/],
+    ['Adaptive with a limited last subset', spread('adaptive-last', target, [inZone('zone-a', 1), inZone('zone-b', 1)], { scheduleStrategy: { type: 'Adaptive', adaptive: {} } }), /the last subset must be not specified when using adaptive scheduleStrategy/],
+    ['rescheduleCriticalSeconds too long', spread('too-long', target, [inZone('zone-a', 1), inZone('zone-b')], { scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 296 } } }), /rescheduleCriticalSeconds < 0 or rescheduleCriticalSeconds > 295 is not permitted/],
+  ])('refuses %s', async (_name, obj, message) => {
+    await expect(create(obj)).rejects.toThrow(message);
+  });
+
+  it('refuses a targetRef change', async () => {
+    const ws = await create(spread('immutable', target, [inZone('zone-a', 1), inZone('zone-b')]));
+    await expect(kube.patch(ws, { spec: { targetRef: { ...target, name: 'other' } } })).rejects.toThrow(/change TargetReference is not permitted for WorkloadSpread/);
+  });
 });
