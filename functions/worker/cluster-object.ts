@@ -60,6 +60,10 @@ export class ClusterObject {
         if (!h) return json({ error: 'not pushed' }, 404);
         return json({ items: [...h.items.values()], resourceVersion: h.meta.resourceVersion, observedAt: h.meta.observedAt });
       }
+      case 'GET meta': {
+        const h = this.held.get(name);
+        return h ? json(h.meta) : json({ error: 'not pushed' }, 404);
+      }
       case 'GET versions': {
         const v = this.versions(name);
         return v ? json(v) : json({ error: 'not pushed' }, 404);

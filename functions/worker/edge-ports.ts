@@ -65,6 +65,7 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
   const kinds = opts.ledgerKinds ?? [];
   const credCache = new Map<string, Cached<ClusterCredentials | undefined>>();
   const collCache = new Map<string, Cached<Snapshot | undefined>>();
+  const inflight = new Map<string, Promise<Snapshot | undefined>>();
 
   const registry: ClusterRegistry = {
     async credentials(clusterId) {
@@ -79,16 +80,32 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
 
   const ledgers = (clusterId: string): Ledgers => edgeLedgers(env.LEDGERS, clusterId, kinds);
 
+  // A collection is re-checked at most every COLLECTION_CACHE_MS, by its meta only: the items
+  // (megabytes for a thousand SidecarSets) are fetched again only when a push changed them, and
+  // concurrent requests share one fetch.
+  const fetchCollection = async (clusterId: string, name: string, held: Snapshot | undefined): Promise<Snapshot | undefined> => {
+    const stub = stubFor(env, clusterId);
+    if (held) {
+      const m = await call<CollectionMeta>(stub, 'GET', `/meta/${name}`);
+      if (m.status === 200 && m.value.resourceVersion === held.resourceVersion && m.value.observedAt === held.observedAt) return held;
+    }
+    const r = await call<Snapshot>(stub, 'GET', `/collection/${name}`);
+    return r.status === 200 ? r.value : undefined;
+  };
+
   const state = (clusterId: string): ClusterState => ({
     ledgers: ledgers(clusterId),
     async collection<T>(name: string): Promise<Snapshot<T> | undefined> {
       const key = `${clusterId}/${name}`;
       const hit = collCache.get(key);
       if (hit && hit.until > now()) return hit.value as Snapshot<T> | undefined;
-      const r = await call<Snapshot<T>>(stubFor(env, clusterId), 'GET', `/collection/${name}`);
-      const value = r.status === 200 ? r.value : undefined;
+      const pending = inflight.get(key);
+      if (pending) return (await pending) as Snapshot<T> | undefined;
+      const fetching = fetchCollection(clusterId, name, hit?.value).finally(() => inflight.delete(key));
+      inflight.set(key, fetching);
+      const value = await fetching;
       collCache.set(key, { value, until: now() + COLLECTION_CACHE_MS });
-      return value;
+      return value as Snapshot<T> | undefined;
     },
   });
 

@@ -25,6 +25,16 @@ describe('jsonPatch', () => {
       [{ op: 'add', path: '/spec/containers/1', value: { name: 'sidecar', image: 'envoy' } }],
     ],
     [
+      'insert a container in front: the array is replaced once, not rewritten element by element',
+      (p) => void p.spec.containers.unshift({ name: 'sidecar', image: 'envoy' }),
+      [{ op: 'replace', path: '/spec/containers', value: [{ name: 'sidecar', image: 'envoy' }, { name: 'app', image: 'nginx' }] }],
+    ],
+    [
+      'change an element of an array of the same length',
+      (p) => void (p.spec.containers[0]!.image = 'nginx:2'),
+      [{ op: 'replace', path: '/spec/containers/0/image', value: 'nginx:2' }],
+    ],
+    [
       'escape "/" and "~" in keys',
       (p) => void (p.metadata.labels['kruise.io/a~b'] = 'x'),
       [{ op: 'add', path: '/metadata/labels/kruise.io~1a~0b', value: 'x' }],
@@ -36,6 +46,49 @@ describe('jsonPatch', () => {
     const ops = jsonPatch(original, mutated);
     expect(ops).toEqual(want);
     expect(jsonpatch.applyPatch(structuredClone(original), ops).newDocument).toEqual(mutated);
+  });
+});
+
+describe('jsonPatch on random documents', () => {
+  // A seeded generator: every run checks the same 500 pairs.
+  let seed = 42;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const value = (depth: number): unknown => {
+    const k = rand(depth > 2 ? 4 : 7);
+    if (k === 0) return null;
+    if (k === 1) return rand(3) === 0;
+    if (k === 2) return rand(100);
+    if (k === 3) return ['a', 'b/c', 'd~e', ''][rand(4)];
+    if (k === 4 || k === 5) return Array.from({ length: rand(4) }, () => value(depth + 1));
+    return Object.fromEntries(Array.from({ length: rand(4) }, () => [['x', 'y', 'a/b', '~', 'z'][rand(5)]!, value(depth + 1)]));
+  };
+  const mutate = (v: unknown, depth: number): unknown => {
+    if (rand(3) === 0 || depth > 3) return value(depth);
+    if (Array.isArray(v)) {
+      const out = v.map((x) => (rand(2) ? mutate(x, depth + 1) : x));
+      if (rand(3) === 0) out.push(value(depth + 1));
+      if (rand(4) === 0) out.unshift(value(depth + 1));
+      return out;
+    }
+    if (typeof v === 'object' && v !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) if (rand(5)) out[k] = rand(2) ? mutate(x, depth + 1) : x;
+      if (rand(3) === 0) out[['n', 'x', 'q/r'][rand(3)]!] = value(depth + 1);
+      return out;
+    }
+    return value(depth);
+  };
+
+  it('applying the patch to the original always gives the mutated document (500 seeded pairs)', () => {
+    for (let i = 0; i < 500; i++) {
+      const original = { doc: value(0) };
+      const mutated = { doc: mutate(structuredClone(original.doc), 0) };
+      const ops = jsonPatch(original, mutated);
+      expect(jsonpatch.applyPatch(structuredClone(original), structuredClone(ops)).newDocument, JSON.stringify({ original, mutated })).toEqual(mutated);
+    }
   });
 });
 

@@ -1,15 +1,68 @@
 // The one place mutations become RFC 6902 JSON Patch: handlers change a copy, and the framework
 // diffs the original against it. Web APIs only (TextEncoder, btoa): this runs in Workers.
-// The default import is the one form that resolves the same in Node (CommonJS main) and in
-// bundlers (ES module entry); the package's named exports are invisible to Node's ESM loader.
-import jsonpatch from 'fast-json-patch';
-import type { Operation } from 'fast-json-patch';
+//
+// Written here rather than taken from fast-json-patch (which the tests use to apply patches): its
+// compare diffs arrays position by position, so a sidecar inserted before the app container
+// rewrites every container after it (tens of KB per pod), and it deep-copies every value it emits.
+// Here an array that only grew at its end gets `add`s, one of the same length is diffed element by
+// element, and any other change replaces the array once; values are referenced, not copied (the
+// patch is serialised at once).
 
-export type PatchOperation = Operation;
+export type PatchOperation =
+  | { op: 'add'; path: string; value: unknown }
+  | { op: 'replace'; path: string; value: unknown }
+  | { op: 'remove'; path: string };
+
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** RFC 6901: "~" → "~0", "/" → "~1". */
+function pointerSegment(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (!isObject(a) || !isObject(b)) return false;
+  const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
+}
+
+function diffArray(a: readonly unknown[], b: readonly unknown[], path: string, ops: PatchOperation[]): void {
+  if (a.length === b.length) {
+    for (let i = 0; i < a.length; i++) diffValue(a[i], b[i], `${path}/${i}`, ops);
+  } else if (b.length > a.length && a.every((x, i) => deepEqual(x, b[i]))) {
+    for (let i = a.length; i < b.length; i++) ops.push({ op: 'add', path: `${path}/${i}`, value: b[i] });
+  } else {
+    ops.push({ op: 'replace', path, value: b });
+  }
+}
+
+function diffValue(a: unknown, b: unknown, path: string, ops: PatchOperation[]): void {
+  if (a === b) return;
+  if (isObject(a) && isObject(b)) {
+    for (const k of Object.keys(a)) {
+      if (a[k] === undefined) continue;
+      if (b[k] === undefined) ops.push({ op: 'remove', path: `${path}/${pointerSegment(k)}` });
+      else diffValue(a[k], b[k], `${path}/${pointerSegment(k)}`, ops);
+    }
+    for (const k of Object.keys(b)) {
+      if (b[k] !== undefined && a[k] === undefined) ops.push({ op: 'add', path: `${path}/${pointerSegment(k)}`, value: b[k] });
+    }
+  } else if (Array.isArray(a) && Array.isArray(b)) {
+    diffArray(a, b, path, ops);
+  } else if (!deepEqual(a, b)) {
+    ops.push({ op: 'replace', path, value: b });
+  }
+}
 
 /** The operations that turn `original` into `mutated`; [] when they are equal. */
 export function jsonPatch(original: object, mutated: object): PatchOperation[] {
-  return jsonpatch.compare(original, mutated);
+  const ops: PatchOperation[] = [];
+  diffValue(original, mutated, '', ops);
+  return ops;
 }
 
 /** base64 of the patch's UTF-8 JSON, as AdmissionResponse.patch carries it. */
