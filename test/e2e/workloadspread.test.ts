@@ -189,6 +189,7 @@ describe('fallback: what a decision needs is missing', () => {
 });
 
 describe('a Deployment scaled 0 → 100 → 20 → 100 over subsets of 10 / 30 / the rest', () => {
+  beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   // Exactness needs only what the edge holds: the WorkloadSpread (pushed before the scale-up) and
   // its ledger, which serializes every placement. The Deployment's ReplicaSet may not have been
   // pushed yet when its pods arrive; the webhook infers the Deployment from the ReplicaSet's name
@@ -198,9 +199,9 @@ describe('a Deployment scaled 0 → 100 → 20 → 100 over subsets of 10 / 30 /
 
   it('places exactly 10 / 30 / 60, scales down from the last subsets first, and places exactly again', async () => {
     await create(spread('web', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, [inZone('zone-a', 10), inZone('zone-b', 30), inZone('zone-c')]));
-    await create(deployment('web', 0));
     await resync();
-
+    // No resync between: neither the Deployment nor its ReplicaSet is in the edge's state yet.
+    await create(deployment('web', 0));
     await scale('Deployment', 'web', 100);
     expect(split(await settled(SELECTOR, 100))).toEqual({ 'zone-a': 10, 'zone-b': 30, 'zone-c': 60 });
 
@@ -226,6 +227,7 @@ describe('a Deployment scaled 0 → 100 → 20 → 100 over subsets of 10 / 30 /
 });
 
 describe('the seeds’ WorkloadSpreads', () => {
+  beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   it('seed 004 int: the first 10 pods in subset-a, the rest in subset-b', async () => {
     const ws = seed('004-workloadspread-maxreplicas-int.yaml');
     await create(ws);
@@ -261,6 +263,7 @@ describe('the seeds’ WorkloadSpreads', () => {
 });
 
 describe('targets', () => {
+  beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   it('Job: parallel pods counted per subset (version ignored)', async () => {
     await create(spread('batch', { apiVersion: 'batch/v1', kind: 'Job', name: 'batch' }, [inZone('zone-a', 1), inZone('zone-b')]));
     await resync();
@@ -291,6 +294,7 @@ describe('targets', () => {
 });
 
 describe('bookkeeping', () => {
+  beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   it('ReplicaSet: a deleted pod gives its room back at once (the DELETE webhook records it; no resync needed)', async () => {
     await create(spread('keep', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'keep' }, [inZone('zone-a', 2), inZone('zone-b')]));
     await resync();
@@ -332,6 +336,7 @@ describe('bookkeeping', () => {
 });
 
 describe('Adaptive', () => {
+  beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   const CRITICAL_S = 3;
   const RECOVER_MS = 12_000;
   // The production reconciler with OpenKruise's 5-minute recovery shortened for the test.
@@ -376,6 +381,7 @@ describe('Adaptive', () => {
 });
 
 describe('validation webhook', () => {
+  beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   const target = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'validated' };
   it.each([
     ['another WorkloadSpread already targets the workload', spread('clash', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, [inZone('zone-a')]), /ws.spec.targetRef is in conflict with other WorkloadSpread web/],
