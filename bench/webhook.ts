@@ -9,6 +9,8 @@ import { stop as stopEsbuild } from 'esbuild';
 import { descendants } from './cpu.js';
 import { runtimeScenario } from './runtime.js';
 import { sidecarSetScenario } from './sidecarset.js';
+import { workloadSpreadScenario } from './workloadspread.js';
+import { pubScenario } from './pub.js';
 
 export type Scenario = {
   summary: string;
@@ -19,6 +21,8 @@ export type Scenario = {
 const SCENARIOS: Record<string, Scenario> = {
   runtime: runtimeScenario,
   sidecarset: sidecarSetScenario,
+  workloadspread: workloadSpreadScenario,
+  pub: pubScenario,
 };
 
 /** Last resort if something hangs: a scenario should finish in about two minutes. */

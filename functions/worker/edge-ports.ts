@@ -65,7 +65,6 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
   const kinds = opts.ledgerKinds ?? [];
   const credCache = new Map<string, Cached<ClusterCredentials | undefined>>();
   const collCache = new Map<string, Cached<Snapshot | undefined>>();
-  const inflight = new Map<string, Promise<Snapshot | undefined>>();
 
   const registry: ClusterRegistry = {
     async credentials(clusterId) {
@@ -82,7 +81,9 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
 
   // A collection is re-checked at most every COLLECTION_CACHE_MS, by its meta only: the items
   // (megabytes for a thousand SidecarSets) are fetched again only when a push changed them, and
-  // concurrent requests share one fetch.
+  // the handlers of one request share one fetch. Not across requests: code awaiting another
+  // request's fetch resumes in that request's I/O context, and its own I/O next (a ledger call)
+  // fails once that request has ended ("Cannot perform I/O on behalf of a different request").
   const fetchCollection = async (clusterId: string, name: string, held: Snapshot | undefined): Promise<Snapshot | undefined> => {
     const stub = stubFor(env, clusterId);
     if (held) {
@@ -93,21 +94,24 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
     return r.status === 200 ? r.value : undefined;
   };
 
-  const state = (clusterId: string): ClusterState => ({
-    ledgers: ledgers(clusterId),
-    async collection<T>(name: string): Promise<Snapshot<T> | undefined> {
-      const key = `${clusterId}/${name}`;
-      const hit = collCache.get(key);
-      if (hit && hit.until > now()) return hit.value as Snapshot<T> | undefined;
-      const pending = inflight.get(key);
-      if (pending) return (await pending) as Snapshot<T> | undefined;
-      const fetching = fetchCollection(clusterId, name, hit?.value).finally(() => inflight.delete(key));
-      inflight.set(key, fetching);
-      const value = await fetching;
-      collCache.set(key, { value, until: now() + COLLECTION_CACHE_MS });
-      return value as Snapshot<T> | undefined;
-    },
-  });
+  const state = (clusterId: string): ClusterState => {
+    const inflight = new Map<string, Promise<Snapshot | undefined>>();
+    return {
+      ledgers: ledgers(clusterId),
+      async collection<T>(name: string): Promise<Snapshot<T> | undefined> {
+        const key = `${clusterId}/${name}`;
+        const hit = collCache.get(key);
+        if (hit && hit.until > now()) return hit.value as Snapshot<T> | undefined;
+        const pending = inflight.get(key);
+        if (pending) return (await pending) as Snapshot<T> | undefined;
+        const fetching = fetchCollection(clusterId, name, hit?.value).finally(() => inflight.delete(key));
+        inflight.set(key, fetching);
+        const value = await fetching;
+        collCache.set(key, { value, until: now() + COLLECTION_CACHE_MS });
+        return value as Snapshot<T> | undefined;
+      },
+    };
+  };
 
   const store = (clusterId: string): StateStore => ({
     ...state(clusterId),
