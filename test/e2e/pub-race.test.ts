@@ -8,21 +8,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeHttp } from '../../src/kube/http.js';
 import { deletePod, deniedBy, evictPod, VPOD, type Answer } from './support/disrupt.js';
 import { testKube } from './support/kube.js';
-import { startPubEnv, type Pod, type PubEnv } from './support/pub-env.js';
+import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
+import { pubFeature } from '../../src/pub/index.js';
 
 const ROUNDS = Number(process.env.KS_PUB_RACE_ROUNDS ?? 2);
 const PODS = 20;
 const REQUESTS = 200;
 const MAX_UNAVAILABLE = 2;
 
-let env: PubEnv;
+let env: EdgeEnv;
 /** Several clients, so the requests really are in flight together (one client pools 32 sockets). */
 let clients: KubeHttp[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  env = await startPubEnv();
+  env = await startEdgeEnv('pub', [pubFeature]);
   clients = await Promise.all(Array.from({ length: 7 }, () => testKube()));
+  await env.resync(); // PUB validation needs the other PUBs at the edge
 });
 
 afterAll(async () => {
@@ -61,10 +63,14 @@ async function round(id: string, v: Variant): Promise<void> {
     }
   })();
   const requests = Array.from({ length: REQUESTS }, (_, i) => ({ pod: names[(i * 7) % PODS]!, op: v.deletes && i % 3 === 1 ? ('delete' as const) : ('evict' as const) }));
-  const [answers] = await Promise.all([
-    Promise.all(requests.map((r, i) => (r.op === 'evict' ? evictPod : deletePod)(clients[i % clients.length]!, env.ns, r.pod))),
-    v.resyncMidway ? sleep(50).then(() => env.resync()) : Promise.resolve(),
-  ]);
+  let resyncStartedAt = Infinity;
+  let stormEndedAt = 0;
+  const storm = Promise.all(requests.map((r, i) => (r.op === 'evict' ? evictPod : deletePod)(clients[i % clients.length]!, env.ns, r.pod))).then((a) => {
+    stormEndedAt = Date.now();
+    return a;
+  });
+  const [answers] = await Promise.all([storm, v.resyncMidway ? sleep(50).then(() => ((resyncStartedAt = Date.now()), env.resync())) : undefined]);
+  if (v.resyncMidway) expect(resyncStartedAt, 'the resync started during the storm').toBeLessThan(stormEndedAt);
   // Give the API server and the kubelet time to act on whatever was allowed.
   await sleep(1_500);
   storming = false;

@@ -11,9 +11,10 @@ import type { KubeObject } from '../../src/kube/http.js';
 import type { Lister } from '../../src/admission/live-state.js';
 import { deletePod, deniedBy, evictPod, VPOD } from './support/disrupt.js';
 import { eventually } from './support/kube.js';
-import { PUB, startPubEnv, type Pod, type PubEnv, type PubObj } from './support/pub-env.js';
+import { PUB, startEdgeEnv, type EdgeEnv, type Pod, type PubObj } from './support/edge-env.js';
+import { pubFeature } from '../../src/pub/index.js';
 
-let env: PubEnv;
+let env: EdgeEnv;
 type Owner = KubeObject & { metadata: { uid: string } };
 const exhausted = (pub: string) => `podunavailablebudget.policy.kruise.io "${pub}" is forbidden: pub unavailable allowed is negative`;
 const related = async (name: string) => (await env.kube.get<Pod>('v1', 'Pod', name, env.ns)).metadata.annotations?.['kruise.io/related-pub'];
@@ -40,7 +41,7 @@ async function readyPods(prefix: string, n: number, annotations?: (i: number) =>
 }
 
 beforeAll(async () => {
-  env = await startPubEnv();
+  env = await startEdgeEnv('pub', [pubFeature]);
 });
 
 afterAll(async () => {

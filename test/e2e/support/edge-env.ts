@@ -1,12 +1,13 @@
-// The PUB e2e environment: the production Worker (Miniflare over HTTPS) registered as this file's
-// cluster, our pod and PUB webhooks installed for namespaces carrying SCOPE_LABEL only, a fake
-// kubelet, and `resync()` = `reconcile --once` with the edge (controllers, ledger resyncs, pushes).
+// An e2e environment around the production Worker (Miniflare over HTTPS) registered as the test
+// file's cluster: the webhooks of the given features installed (pod webhooks only for namespaces
+// carrying the file's scope label), a fake kubelet, and `resync()` = `reconcile --once` with the
+// edge (controllers, ledger resyncs, pushes). PUB and deletion protection tests share it.
 import { inject, expect } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { startLocalWorker, type LocalWorker } from '../../../scripts/local-worker.js';
 import { FakeKubelet } from '../../cluster/fake-kubelet.js';
 import { webhookEndpoints } from '../../../src/registry.js';
-import { pubFeature } from '../../../src/pub/index.js';
+import type { Feature } from '../../../src/registry.js';
 import { renderClusterSide } from '../../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../../src/install/apply.js';
 import { reconcile } from '../../../src/cli/reconcile.js';
@@ -16,11 +17,7 @@ import { isAlreadyExists } from '../../../src/kube/errors.js';
 import { createNamespace, deleteNamespace, eventually, testKube, testKubeConfig } from './kube.js';
 import { caPem, localServingCert, trustingFetch } from './tls.js';
 
-export const SCOPE_LABEL = 'e2e.kruise-serverless.io/pub';
 export const PUB = { apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget' } as const;
-const CLUSTER = 'pub-e2e';
-const ADMIN = 'pub-admin';
-const NODES = ['pub-node-a', 'pub-node-b'];
 
 export type Meta = { name: string; namespace?: string; uid?: string; generation?: number; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
 export type Pod = V1Pod & KubeObject & { metadata: Meta };
@@ -30,7 +27,7 @@ export type PubStatus = {
 };
 export type PubObj = KubeObject & { metadata: Meta; spec: Record<string, unknown>; status?: PubStatus };
 
-export type PubEnv = {
+export type EdgeEnv = {
   kube: KubeHttp;
   ns: string;
   kubelet: FakeKubelet;
@@ -46,17 +43,22 @@ export type PubEnv = {
 
 export const isReady = (p: Pod): boolean => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
-export async function startPubEnv(): Promise<PubEnv> {
+/** `name` names the cluster, the namespace prefix, the scope label and the fake nodes. */
+export async function startEdgeEnv(name: string, features: readonly Feature[]): Promise<EdgeEnv> {
+  const CLUSTER = `${name}-e2e`;
+  const ADMIN = `${name}-admin`;
+  const SCOPE_LABEL = `e2e.kruise-serverless.io/${name}`;
+  const NODES = [`${name}-node-a`, `${name}-node-b`];
   const kc = testKubeConfig();
   const kube = await testKube();
   await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-system' } }).catch((e: unknown) => {
     if (!isAlreadyExists(e)) throw e;
   });
-  const ns = await createNamespace(kc, 'pub', { [SCOPE_LABEL]: 'yes' });
+  const ns = await createNamespace(kc, name, { [SCOPE_LABEL]: 'yes' });
   const kubelet = new FakeKubelet(kube, 100);
   await kubelet.addNodes(NODES.map((name) => ({ name })));
   kubelet.start();
-  const worker = await startLocalWorker({ tls: localServingCert('pub-edge'), adminToken: ADMIN });
+  const worker = await startLocalWorker({ tls: localServingCert(`${name}-edge`), adminToken: ADMIN });
   const res = await trustingFetch(`${worker.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ clusterId: CLUSTER }) });
   expect(res.status).toBe(201);
   const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
@@ -64,17 +66,17 @@ export async function startPubEnv(): Promise<PubEnv> {
   const scoped = { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } };
   await applyClusterSide(kube, renderClusterSide({
     baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [],
-    endpoints: webhookEndpoints([pubFeature]),
+    endpoints: webhookEndpoints(features),
     overrides: { 'mutate-pod': scoped, 'validate-pod': scoped },
   }));
   const edge: EdgeTarget = { baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch };
 
-  const env: PubEnv = {
+  const env: EdgeEnv = {
     kube, ns, kubelet, worker, edge,
     async resync() {
       const failures: string[] = [];
       const code = await reconcile(kube, {
-        once: true, dryRun: false, resyncSeconds: 0, watch: false, identity: `pub-e2e-${Math.random().toString(36).slice(2, 8)}`,
+        once: true, dryRun: false, resyncSeconds: 0, watch: false, identity: `${CLUSTER}-${Math.random().toString(36).slice(2, 8)}`,
         edge: { url: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, caFile: inject('caCert') },
         log: () => undefined, out: (m) => failures.push(m),
       });
