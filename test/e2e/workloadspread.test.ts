@@ -14,7 +14,7 @@ import { REPO_ROOT } from '../cluster/control-plane.js';
 import { FakeKubelet } from '../cluster/fake-kubelet.js';
 import { stateCollections, webhookEndpoints } from '../../src/registry.js';
 import { workloadSpreadCollections, workloadSpreadFeature, WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from '../../src/workloadspread/index.js';
-import { workloadSpreadReconcilerFor } from '../../src/workloadspread/controller/reconciler.js';
+import { workloadSpreadReconciler, workloadSpreadReconcilerFor } from '../../src/workloadspread/controller/reconciler.js';
 import { renderClusterSide } from '../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.js';
 import { reconcile } from '../../src/cli/reconcile.js';
@@ -219,10 +219,29 @@ describe('a Deployment scaled 0 → 100 → 20 → 100 over subsets of 10 / 30 /
     expect(split(await settled(SELECTOR, 20))).toEqual({ 'zone-a': 10, 'zone-b': 10 });
 
     await resync();
+    // This time the reconciler keeps resyncing the ledger while the pods arrive: a resync keeps
+    // the placements its LIST did not see yet, so it never hands their room out again.
+    let racing = true;
+    const resyncs = (async () => {
+      let midBurst = 0;
+      while (racing) {
+        const seen = (await ownedPods(SELECTOR)).length;
+        const report = await runReconciler(kube, workloadSpreadReconciler, { scope: { kind: 'all' }, identity: 'workloadspread-e2e', ledgers: remoteLedgers(edge) });
+        expect(report.failed).toEqual([]);
+        if (seen > 20 && seen < 100) midBurst++;
+      }
+      return midBurst;
+    })();
     await scale('Deployment', 'web', 100);
-    expect(split(await settled(SELECTOR, 100))).toEqual({ 'zone-a': 10, 'zone-b': 30, 'zone-c': 60 });
+    const pods = await settled(SELECTOR, 100).finally(() => (racing = false));
+    expect(await resyncs).toBeGreaterThan(0);
+    expect(split(pods)).toEqual({ 'zone-a': 10, 'zone-b': 30, 'zone-c': 60 });
     await resync();
     expect((await subsetStatuses('web')).map((s) => s.replicas)).toEqual([10, 30, 60]);
+    // Every placement is now counted from the pods themselves: no webhook entries are left.
+    const ledger = await readLedger('web');
+    expect(Object.values(ledger!.versions).flat().map((s) => [s.name, s.replicas, Object.keys(s.creatingPods).length, Object.keys(s.deletingPods).length]))
+      .toEqual([['zone-a', 10, 0, 0], ['zone-b', 30, 0, 0], ['zone-c', 60, 0, 0]]);
   }, 300_000);
 });
 
