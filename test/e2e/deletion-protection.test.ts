@@ -99,7 +99,7 @@ describe('Namespaces', () => {
   it('Cascading: refused while a pod is active, then while a PVC is Bound, then allowed', async () => {
     const ns = await protectedNamespace('Cascading');
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: ns } };
-    await env.kube.create({ ...pod, spec: { containers: [{ name: 'main', image: 'app:1' }] } });
+    await env.kube.create({ ...pod, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } });
     const pvc = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: ns } };
     await env.kube.create({ ...pvc, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: 'dp-pv' } });
     // The PV binder does not run in the test control plane: the claim is marked Bound as it would.
@@ -117,8 +117,8 @@ describe('Namespaces', () => {
 });
 
 describe('CustomResourceDefinitions', () => {
-  const group = 'dp-e2e.example.com';
-  const crd = (plural: string, kind: string, value: string): KubeObject => ({
+  // One group per CRD: the client caches a group's discovery.
+  const crd = (plural: string, kind: string, value: string, group = `${plural}.dp-e2e.example.com`): KubeObject => ({
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${group}`, labels: { [LABEL]: value } },
     spec: { group, scope: 'Namespaced', names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
@@ -133,7 +133,7 @@ describe('CustomResourceDefinitions', () => {
 
   it('Cascading: refused while a custom resource lives, allowed once none does', async () => {
     const c = await env.kube.create(crd('gadgets', 'Gadget', 'Cascading'));
-    const cr = { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name: 'g', namespace: env.ns } };
+    const cr = { apiVersion: 'gadgets.dp-e2e.example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: env.ns } };
     await eventually('the Gadget CRD served', () => env.kube.create(cr));
     await env.resync();
     expect(await tryDelete(c)).toBe(refused(403, `${PREFIX}=Cascading and active CRs 1>0`));

@@ -64,11 +64,9 @@ export async function startEdgeEnv(name: string, features: readonly Feature[]): 
   const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
   // Only this file's namespace sends pods to the webhooks: other test files run their own pods.
   const scoped = { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } };
-  await applyClusterSide(kube, renderClusterSide({
-    baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [],
-    endpoints: webhookEndpoints(features),
-    overrides: { 'mutate-pod': scoped, 'validate-pod': scoped },
-  }));
+  const endpoints = webhookEndpoints(features);
+  const overrides = Object.fromEntries(endpoints.filter((e) => e.path.endsWith('-pod')).map((e) => [e.path, scoped]));
+  await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [], endpoints, overrides }));
   const edge: EdgeTarget = { baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch };
 
   const env: EdgeEnv = {
@@ -85,7 +83,7 @@ export async function startEdgeEnv(name: string, features: readonly Feature[]): 
     createPub: (name, spec, annotations) =>
       kube.create<PubObj>({ ...PUB, metadata: { name, namespace: ns, ...(annotations ? { annotations } : {}) }, spec }),
     createPod: async (name, labels, meta = {}) =>
-      (await kube.create<KubeObject>({ apiVersion: 'v1', kind: 'Pod', metadata: { ...meta, name, namespace: ns, labels }, spec: { containers: [{ name: 'main', image: 'app:1' }], terminationGracePeriodSeconds: 5 } })) as Pod,
+      (await kube.create<KubeObject>({ apiVersion: 'v1', kind: 'Pod', metadata: { ...meta, name, namespace: ns, labels }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }], terminationGracePeriodSeconds: 5 } })) as Pod,
     async waitReady(names) {
       await eventually(`${names.length} ready pods`, async () => {
         const pods = await Promise.all(names.map((n) => kube.get<Pod>('v1', 'Pod', n, ns)));
