@@ -65,7 +65,11 @@ async function round(id: string, v: Variant): Promise<void> {
   const requests = Array.from({ length: REQUESTS }, (_, i) => ({ pod: names[(i * 7) % PODS]!, op: v.deletes && i % 3 === 1 ? ('delete' as const) : ('evict' as const) }));
   let resyncStartedAt = Infinity;
   let stormEndedAt = 0;
-  const storm = Promise.all(requests.map((r, i) => (r.op === 'evict' ? evictPod : deletePod)(clients[i % clients.length]!, env.ns, r.pod))).then((a) => {
+  const t0 = Date.now();
+  const latencies: number[] = [];
+  const send = (r: (typeof requests)[number], i: number) =>
+    (r.op === 'evict' ? evictPod : deletePod)(clients[i % clients.length]!, env.ns, r.pod).then((a) => (latencies.push(Date.now() - t0), a));
+  const storm = Promise.all(requests.map(send)).then((a) => {
     stormEndedAt = Date.now();
     return a;
   });
@@ -93,7 +97,10 @@ async function round(id: string, v: Variant): Promise<void> {
       bad.push({ ...r, answer: a });
     }
   });
-  expect(bad).toEqual([]);
+  latencies.sort((a, b) => a - b);
+  const timing = `answers after ${latencies[Math.floor(latencies.length / 2)]} ms (p50), ${latencies[latencies.length - 1]} ms (last)`;
+  process.stderr.write(`pub-race round ${id}: ${timing}\n`);
+  expect(bad, timing).toEqual([]);
   expect(answers.filter((a) => a.code === 200 || a.code === 201).length).toBeGreaterThanOrEqual(MAX_UNAVAILABLE);
 
   // Clean up: unprotect the survivors (a metadata-only update passes) and delete them.
