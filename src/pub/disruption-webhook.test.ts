@@ -106,6 +106,15 @@ describe('pods/eviction', () => {
     if (!v.allowed) expect(v).toMatchObject({ code: 429, message: expect.stringMatching(/not known at the edge yet/) });
   });
 
+  it.each([
+    ['names the PUB the stale list last showed', 'pod-1', 'podunavailablebudget "web": the pods known at the edge are 240s old (limit 180s); cannot tell whether pod "pod-1" is protected; retry shortly'],
+    ['a pod the stale list lacks', 'newcomer', 'podunavailablebudget: the pods known at the edge are 240s old (limit 180s); cannot tell whether pod "newcomer" is protected; retry shortly'],
+  ])('stale pushed pods refuse with 429: %s', async (_name, pod, message) => {
+    const state = await stateWithBudget(2);
+    state.set(PODS_COLLECTION, [pushedPod('pod-1')], NOW - 240_000);
+    expect(await run(state, eviction(pod))).toEqual({ allowed: false, code: 429, message, reason: 'TooManyRequests' });
+  });
+
   it('a namespace without PUBs allows', async () => {
     const state = fakeState({});
     expect((await run(state, eviction('x'))).allowed).toBe(true);

@@ -71,7 +71,10 @@ async function checkEviction(req: AdmissionInput, state: ClusterState, now: numb
   if (pubs && fresh(pubs, now) && !pubs.items.some((p) => p.metadata?.namespace === namespace)) return allow();
   if (!pods || !fresh(pods, now)) {
     const age = pods ? `${Math.round(ageOf(pods, now) / 1000)}s old` : 'never synced';
-    return refuse('EVICT', false, `podunavailablebudget: the pods known at the edge are ${age} (limit ${PUB_STALE_AFTER_MS / 1000}s); cannot tell whether pod "${name}" is protected; retry shortly`);
+    // The stale list may still say which PUB protected the pod: name it, so the message says whose budget is unknown.
+    const last = pods?.items.find((p) => p.metadata?.namespace === namespace && p.metadata?.name === name)?.metadata?.annotations?.[RELATED_PUB_ANNOTATION];
+    const who = last ? `podunavailablebudget "${last}"` : 'podunavailablebudget';
+    return refuse('EVICT', false, `${who}: the pods known at the edge are ${age} (limit ${PUB_STALE_AFTER_MS / 1000}s); cannot tell whether pod "${name}" is protected; retry shortly`);
   }
   const pod = pods.items.find((p) => p.metadata?.namespace === namespace && p.metadata?.name === name);
   if (!pod) return refuse('EVICT', false, `podunavailablebudget: pod "${name}" is not known at the edge yet (created after the last state sync, or absent); retry shortly`);
