@@ -52,14 +52,19 @@ type SubsetStatus = { name: string; replicas: number; missingReplicas: number; c
 
 const seed = (file: string) => parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'seeds', file), 'utf8')) as Obj;
 
-/** The reconcilers' full resync with the edge, as production runs it: controllers act (ledgers resynced), then every collection is pushed. */
+/**
+ * `reconcile --once --kind WorkloadSpread` with the edge, as production resyncs: the controller
+ * acts (its ledgers resynced at the edge), then every collection is pushed. Only this reconciler:
+ * the others act on what earlier test files left behind in the shared control plane.
+ */
 async function resync(): Promise<void> {
+  const out: string[] = [];
   const code = await reconcile(kube, {
-    once: true, dryRun: false, resyncSeconds: 0, watch: false, identity: 'workloadspread-e2e',
+    once: true, dryRun: false, kind: 'WorkloadSpread', resyncSeconds: 0, watch: false, identity: 'workloadspread-e2e',
     edge: { url: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, caFile: inject('caCert') },
-    log: () => undefined, out: () => undefined,
+    log: () => undefined, out: (m) => out.push(m),
   });
-  expect(code).toBe(0);
+  expect(code, out.join('\n')).toBe(0);
 }
 
 const container = { name: 'main', image: 'app:1' };
