@@ -250,6 +250,22 @@ describe('a Deployment scaled 0 → 100 → 20 → 100 over subsets of 10 / 30 /
   }, 300_000);
 });
 
+describe('a burst straight at the edge', () => {
+  beforeAll(resync);
+  // 300 pod reviews at once, more than the API server would send: every one is decided by the
+  // ledger (no fallback warning), and the split is exact. Requests resuming on another request's
+  // state fetch once made their ledger call fail in the Worker; this is the regression test.
+  it('300 concurrent admissions over 10 / 30 / rest: all placed, exactly 10 / 30 / 260', async () => {
+    await create(spread('burst', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'burst' }, [inZone('zone-a', 10), inZone('zone-b', 30), inZone('zone-c')]));
+    await resync();
+    const pod = { ...ghostPod({ kind: 'ReplicaSet', name: 'burst-7d9c5b8f6' }), metadata: { ...ghostPod({ kind: 'ReplicaSet', name: 'burst-7d9c5b8f6' }).metadata, labels: { app: 'burst', 'pod-template-hash': '7d9c5b8f6' } } };
+    const answers = await Promise.all(Array.from({ length: 300 }, () => reviewPodCreate(pod)));
+    expect(answers.filter((a) => !a.allowed || a.warnings?.length)).toEqual([]);
+    const subsets = answers.map((a) => /subset\\":\\"([^\\"]+)/.exec(Buffer.from(a.patch ?? '', 'base64').toString('utf8'))?.[1] ?? '');
+    expect(tally(subsets)).toEqual({ 'zone-a': 10, 'zone-b': 30, 'zone-c': 260 });
+  });
+});
+
 describe('the seeds’ WorkloadSpreads', () => {
   beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   it('seed 004 int: the first 10 pods in subset-a, the rest in subset-b', async () => {
