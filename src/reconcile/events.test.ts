@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventFor, eventName, eventNamespace } from './events.js';
+import { KubeApiError } from '../kube/errors.js';
+import { eventFor, eventName, eventNamespace, isNamespaceTerminating } from './events.js';
 import type { EventNote } from './types.js';
 
 const C = 'kruise-serverless';
@@ -61,5 +62,15 @@ describe('eventFor', () => {
       firstTimestamp: '2026-11-22T14:00:00Z',
       lastTimestamp: '2026-11-22T14:00:00Z',
     });
+  });
+});
+
+describe('isNamespaceTerminating', () => {
+  it.each([
+    ['the terminating-namespace refusal', new KubeApiError(403, 'Forbidden', 'POST /api/v1/namespaces/a/events: 403 events "p.1" is forbidden: unable to create new content in namespace a because it is being terminated'), true],
+    ['another 403', new KubeApiError(403, 'Forbidden', 'POST /api/v1/namespaces/a/events: 403 events is forbidden: User "x" cannot create resource'), false],
+    ['not an API error', new Error('because it is being terminated'), false],
+  ])('%s', (_name, e, want) => {
+    expect(isNamespaceTerminating(e)).toBe(want);
   });
 });

@@ -3,7 +3,7 @@
 // repeated or doubled run bumps the count instead of piling up Events.
 import { createHash } from 'node:crypto';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../kube/errors.js';
+import { isAlreadyExists, isConflict, isNotFound, KubeApiError } from '../kube/errors.js';
 import type { EventNote } from './types.js';
 
 export type CoreEvent = KubeObject & {
@@ -59,6 +59,11 @@ export function eventFor(note: EventNote, component: string, now: Date): CoreEve
   };
 }
 
+/** The API server refuses new objects in a namespace being deleted with 403 Forbidden. */
+export function isNamespaceTerminating(e: unknown): boolean {
+  return e instanceof KubeApiError && e.status === 403 && /because it is being terminated/.test(e.message);
+}
+
 /** Creates the Event, or bumps the existing one's count (read-modify-write under its resourceVersion). */
 export async function recordEvent(kube: KubeHttp, note: EventNote, opts: { component: string; now: Date }): Promise<EventOutcome> {
   const fresh = eventFor(note, opts.component, opts.now);
@@ -66,6 +71,8 @@ export async function recordEvent(kube: KubeHttp, note: EventNote, opts: { compo
     await kube.create(fresh);
     return 'created';
   } catch (e) {
+    // As client-go's recorder: an Event about an object in a namespace being deleted is dropped.
+    if (isNamespaceTerminating(e)) return 'dropped';
     if (!isAlreadyExists(e)) throw e;
   }
   try {

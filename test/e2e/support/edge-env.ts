@@ -74,7 +74,8 @@ export async function startEdgeEnv(name: string, features: readonly Feature[]): 
     async resync() {
       const failures: string[] = [];
       const code = await reconcile(kube, {
-        once: true, dryRun: false, resyncSeconds: 0, watch: false, identity: `${CLUSTER}-${Math.random().toString(36).slice(2, 8)}`,
+        // Only the PUB reconciler: the others would act on earlier test files' leftovers. Every collection is pushed.
+        once: true, dryRun: false, kind: 'PodUnavailableBudget', resyncSeconds: 0, watch: false, identity: `${CLUSTER}-${Math.random().toString(36).slice(2, 8)}`,
         edge: { url: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, caFile: inject('caCert') },
         log: () => undefined, out: (m) => failures.push(m),
       });
