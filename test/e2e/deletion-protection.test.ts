@@ -117,11 +117,20 @@ describe('Namespaces', () => {
 });
 
 describe('CustomResourceDefinitions', () => {
-  // One group per CRD: the client caches a group's discovery.
-  const crd = (plural: string, kind: string, value: string, group = `${plural}.dp-e2e.example.com`): KubeObject => ({
+  // One group per CRD and run: the client caches a group's discovery, and a failed run leaves its CRDs.
+  const run = Math.random().toString(36).slice(2, 8);
+  const groupOf = (plural: string) => `${plural}.${run}.dp-e2e.example.com`;
+  const crd = (plural: string, kind: string, value: string, group = groupOf(plural)): KubeObject => ({
     apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${group}`, labels: { [LABEL]: value } },
     spec: { group, scope: 'Namespaced', names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
       versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+  });
+
+  afterAll(async () => {
+    for (const plural of ['forevers', 'gadgets']) {
+      const c: KubeObject = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.${groupOf(plural)}` } };
+      await label(c, null).then(() => env.kube.delete(c)).catch(() => undefined);
+    }
   });
 
   it('Always: refused', async () => {
@@ -133,7 +142,7 @@ describe('CustomResourceDefinitions', () => {
 
   it('Cascading: refused while a custom resource lives, allowed once none does', async () => {
     const c = await env.kube.create(crd('gadgets', 'Gadget', 'Cascading'));
-    const cr = { apiVersion: 'gadgets.dp-e2e.example.com/v1', kind: 'Gadget', metadata: { name: 'g', namespace: env.ns } };
+    const cr = { apiVersion: `${groupOf('gadgets')}/v1`, kind: 'Gadget', metadata: { name: 'g', namespace: env.ns } };
     await eventually('the Gadget CRD served', () => env.kube.create(cr));
     await env.resync();
     expect(await tryDelete(c)).toBe(refused(403, `${PREFIX}=Cascading and active CRs 1>0`));

@@ -50,8 +50,6 @@ afterAll(async () => {
 
 describe('without a current budget at the edge', () => {
   it('a stale pushed pod list refuses evictions (429, naming the PUB and the age); a DELETE carries its pod and is judged on it', async () => {
-    // The pods as observed 4 minutes ago (older than the 3-minute bound); everything else fresh.
-    await pushCollections(env.edge, list, stateCollections().filter((c) => c.name === PODS_COLLECTION), () => Date.now() - 240_000);
     const others = stateCollections().filter((c) => c.name !== PODS_COLLECTION);
     await pushCollections(env.edge, list, others);
     await env.createPub('early', { selector: { matchLabels: { app: 'early' } }, maxUnavailable: 1 });
@@ -59,6 +57,8 @@ describe('without a current budget at the edge', () => {
     await env.createPod('early', { app: 'early' }, { annotations: { 'pub.kruise.io/no-protect': 'true' } });
     expect(await related('early')).toBe('early');
     await env.waitReady(['early']);
+    // The pods as observed 4 minutes ago: older than the 3-minute bound.
+    await pushCollections(env.edge, list, stateCollections().filter((c) => c.name === PODS_COLLECTION), () => Date.now() - 240_000);
     const answer = await evict('early');
     expect(answer.code).toBe(429);
     expect(answer.message).toMatch(/^admission webhook "vpod.kruise-serverless.io" denied the request: podunavailablebudget "early": the pods known at the edge are 24\ds old \(limit 180s\); cannot tell whether pod "early" is protected; retry shortly$/);
