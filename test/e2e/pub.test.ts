@@ -103,21 +103,25 @@ describe('kruise.io/related-pub on pod CREATE', () => {
     expect(await env.pubStatus('stamp-sts')).toMatchObject({ totalReplicas: 2, desiredAvailable: 1, currentAvailable: 2, unavailableAllowed: 1 });
   });
 
-  it('targetRef CloneSet (a workload with a scale subresource): pods it owns are stamped and its replicas are the total', async () => {
-    const cs = (await env.kube.create<KubeObject>({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'stamp-cs', namespace: env.ns }, spec: {
-      replicas: 4, selector: { matchLabels: { app: 'stamp-cs' } },
-      template: { metadata: { labels: { app: 'stamp-cs' } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } },
+  it.each([
+    ['CloneSet', 'apps.kruise.io/v1alpha1', 'stamp-cs'],
+    ['StatefulSet', 'apps.kruise.io/v1beta1', 'stamp-asts'],
+  ])('targetRef %s (%s, a workload with a scale subresource): pods it owns are stamped and its replicas are the total', async (kind, apiVersion, name) => {
+    const workload = (await env.kube.create<KubeObject>({ apiVersion, kind, metadata: { name, namespace: env.ns }, spec: {
+      replicas: 4, serviceName: name, selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } },
     } })) as Owner;
-    await env.createPub('stamp-cs', { targetRef: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'stamp-cs' }, maxUnavailable: '50%' });
+    await env.createPub(name, { targetRef: { apiVersion, kind, name }, maxUnavailable: '50%' });
     await env.resync();
-    const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'stamp-cs', uid: cs.metadata.uid, controller: true };
-    await Promise.all(range('stamp-cs', 2).map((n) => env.createPod(n, { app: 'stamp-cs' }, { ownerReferences: [owner] })));
-    await env.waitReady(range('stamp-cs', 2));
-    expect(await related('stamp-cs-1')).toBe('stamp-cs');
+    // No controller for these kinds runs here: the pods are created as it would create them.
+    const owner = { apiVersion, kind, name, uid: workload.metadata.uid, controller: true };
+    await Promise.all(range(name, 2).map((n) => env.createPod(n, { app: name }, { ownerReferences: [owner] })));
+    await env.waitReady(range(name, 2));
+    expect(await related(`${name}-1`)).toBe(name);
     await env.resync();
     // 4 expected (scale), 50% may be unavailable: 2 desired; both running pods are needed.
-    expect(await env.pubStatus('stamp-cs')).toMatchObject({ totalReplicas: 4, desiredAvailable: 2, currentAvailable: 2, unavailableAllowed: 0 });
-    expect(await evict('stamp-cs-0')).toEqual({ code: 429, message: deniedBy(VPOD, exhausted('stamp-cs')) });
+    expect(await env.pubStatus(name)).toMatchObject({ totalReplicas: 4, desiredAvailable: 2, currentAvailable: 2, unavailableAllowed: 0 });
+    expect(await evict(`${name}-0`)).toEqual({ code: 429, message: deniedBy(VPOD, exhausted(name)) });
   });
 });
 
