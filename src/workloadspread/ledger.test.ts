@@ -76,6 +76,17 @@ describe('delete', () => {
     expect(deletePod(state, req, T0).result.recorded).toBe(want);
   });
 
+  it.each([
+    ['generated key (annotation uid)', 'gen-7', { key: 'gen-7' }],
+    ['pod name', 'web-1', {}],
+  ])('a pod deleted before the controller counted it drops its creation entry (%s)', (_name, key, o: Partial<DeleteRequest>) => {
+    const placed = ledger({ v1: [{ ...subsets(['a', 2])[0]!, replicas: 1, creatingPods: { [key]: T0 } }] });
+    const next = deletePod(placed, del(o), T0).next!;
+    expect(next.versions.v1![0]).toMatchObject({ creatingPods: {}, deletingPods: {} });
+    expect(missingReplicas(next.versions.v1![0]!, 10)).toBe(1);
+    expect(deletePod(placed, del({ ...o, dryRun: true }), T0).next).toBeUndefined();
+  });
+
   it('room is derived: a deletion from an over-full subset gives none', () => {
     const over = ledger({ v1: [{ ...subsets(['a', 2])[0]!, replicas: 3 }] });
     const next = deletePod(over, del({}), T0).next!;

@@ -2,7 +2,8 @@
 // decides subset placement, so a burst of pod creations never overfills a subset.
 //
 //   create  (webhook, pod CREATE)  choose a subset per §3.3 and record the pod in creatingPods
-//   delete  (webhook, DELETE/evict) record the pod in deletingPods per §3.4, giving its room back
+//   delete  (webhook, DELETE)      record the pod in deletingPods per §3.4, giving its room back
+//                                  (or drop its creation entry if the controller never counted it)
 //   resync  (controller)           replace the counts with what the controller observed, keeping
 //                                  only entries the cluster does not reflect yet (§3.5 timeouts)
 //   read    (controller)           the state, to write back into status.versionedSubsetStatuses
@@ -54,7 +55,12 @@ export type CreateResult = {
   missingReplicas?: number;
 };
 
-export type DeleteRequest = Seed & { pod: string; subset: string };
+export type DeleteRequest = Seed & {
+  pod: string;
+  subset: string;
+  /** The key the pod's creation was recorded under: the annotation's uid, else its name. */
+  key?: string;
+};
 export type DeleteResult = { recorded: boolean };
 
 export type ReadResult = WorkloadSpreadLedger | null;
@@ -102,6 +108,14 @@ export const createPod: LedgerReducer<WorkloadSpreadLedger, CreateRequest, Creat
 export const deletePod: LedgerReducer<WorkloadSpreadLedger, DeleteRequest, DeleteResult> = (state, req, now) => {
   const ledger = current(state, req);
   const subsets = accountsOf(ledger, req);
+  // Deleted before the controller counted it: its creation entry is all the room it holds, so the
+  // entry goes. (OpenKruise does nothing here, and the room stays taken until the entry expires.)
+  const key = req.key || req.pod;
+  const created = key ? subsets.find((s) => Object.hasOwn(s.creatingPods, key)) : undefined;
+  if (created) {
+    delete created.creatingPods[key];
+    return req.dryRun ? { result: { recorded: true } } : { result: { recorded: true }, next: withVersion(ledger, req.version, subsets) };
+  }
   if (recordedSubset(subsets, req.pod)) return { result: { recorded: false } };
   const subset = subsets.find((s) => s.name === req.subset);
   if (!subset || missingReplicas(subset, ledger.workloadReplicas.value) === -1) return { result: { recorded: false } };

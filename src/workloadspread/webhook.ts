@@ -116,7 +116,7 @@ export function makeRecordDeletionHandler(opts: WorkloadSpreadWebhookOptions = {
     const version = podVersion(pod);
     const request: DeleteRequest = {
       uid: ws.metadata?.uid ?? '', version, seed: seedAccounts(ws, version), workloadReplicas: workloads.replicasOf(ws, whitelist),
-      pod: pod.metadata?.name ?? '', subset: matched.subset, dryRun: req.dryRun,
+      pod: pod.metadata?.name ?? '', subset: matched.subset, key: matched.uid ?? pod.metadata?.name ?? '', dryRun: req.dryRun,
     };
     try {
       await state.ledgers.apply<DeleteResult>(ledgerRef(ws), 'delete', request);

@@ -339,19 +339,31 @@ describe('bookkeeping', () => {
     await create(spread('keep', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'keep' }, [inZone('zone-a', 2), inZone('zone-b')]));
     await resync();
     await create(replicaSet('keep', 2));
-    const pods = await settled('app=keep', 2);
-    expect(split(pods)).toEqual({ 'zone-a': 2 });
-    const victim = pods[0]!;
-    await kube.delete(victim);
-    // zone-a is full until the deletion is recorded: without it the replacement would go to zone-b.
-    const after = await eventually('the replacement', async () => {
-      const now = await settled('app=keep', 2);
-      return now.some((p) => p.metadata.name === victim.metadata.name) ? undefined : now;
-    });
-    expect(split(after)).toEqual({ 'zone-a': 2 });
-    const ledger = await readLedger('keep');
-    const deleting = Object.values(ledger!.versions).flat().flatMap((s) => Object.keys(s.deletingPods));
-    expect(deleting).toContain(victim.metadata.name);
+    const zoneA = async () => Object.values((await readLedger('keep'))!.versions)[0]!;
+    // Deletes a pod and waits for the ReplicaSet's replacement: zone-a is full until the deletion
+    // is recorded, so without it the replacement would go to zone-b.
+    const replace = async (victim: Pod) => {
+      await kube.delete(victim);
+      const after = await eventually('the replacement', async () => {
+        const now = await settled('app=keep', 2);
+        return now.some((p) => p.metadata.name === victim.metadata.name) ? undefined : now;
+      });
+      expect(split(after)).toEqual({ 'zone-a': 2 });
+      return after;
+    };
+    const first = await settled('app=keep', 2);
+    expect(split(first)).toEqual({ 'zone-a': 2 });
+    // Not yet counted by the controller: the deletion drops the pod's creation entry.
+    const victimKey = (JSON.parse(first[0]!.metadata.annotations![MATCHED]!) as { uid: string }).uid;
+    await replace(first[0]!);
+    const [a] = await zoneA();
+    expect(Object.keys(a!.creatingPods)).toHaveLength(2);
+    expect(a!.creatingPods).not.toHaveProperty(victimKey);
+    // Counted: the deletion is an entry until the controller sees the pod gone.
+    await resync();
+    const counted = await settled('app=keep', 2);
+    await replace(counted[0]!);
+    expect(Object.keys((await zoneA())[0]!.deletingPods)).toEqual([counted[0]!.metadata.name]);
   });
 
   it('a dry-run pod creation spends nothing and is not placed (OpenKruise skips dry runs)', async () => {
@@ -361,6 +373,27 @@ describe('bookkeeping', () => {
     const dry = await kube.create<Pod>(copy, { dryRun: 'All' });
     expect(dry.metadata.annotations?.[MATCHED]).toBeUndefined();
     expect(await readLedger('keep')).toEqual(before);
+  });
+
+  it('an eviction is allowed and not recorded at the edge (its pod is not there); the room comes back at the next resync', async () => {
+    await create(spread('evict', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'evict' }, [inZone('zone-a', 2), inZone('zone-b')]));
+    await resync();
+    await create(replicaSet('evict', 2));
+    await settled('app=evict', 2);
+    await resync(); // the controller has counted both pods, as it has any pod older than a resync
+    const [victim] = await settled('app=evict', 2);
+    const name = victim!.metadata.name;
+    await kube.request('POST', `/api/v1/namespaces/${ns}/pods/${name}/eviction`, { body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name, namespace: ns } } });
+    // The API server deletes an evicted pod without a pod DELETE review, so zone-a still looks full
+    // to the ledger and the ReplicaSet's replacement goes to zone-b (OpenKruise records evictions).
+    const after = await eventually('the replacement', async () => {
+      const now = await settled('app=evict', 2);
+      return now.some((p) => p.metadata.name === name) ? undefined : now;
+    });
+    expect(split(after)).toEqual({ 'zone-a': 1, 'zone-b': 1 });
+    await resync();
+    await scale('ReplicaSet', 'evict', 3);
+    expect(split(await settled('app=evict', 3))).toEqual({ 'zone-a': 2, 'zone-b': 1 });
   });
 
   it('targetFilter: only the pods its selector picks are placed', async () => {
