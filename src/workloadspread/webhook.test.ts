@@ -132,6 +132,18 @@ describe('pod DELETE', () => {
     expect(subsetOf(await place(createReq(pod()), state, { now: NOW }))).toBe('a');
   });
 
+  it('a pod deleted before the controller counted it gives back its creation entry (found by the annotation uid)', async () => {
+    const ledgers = newLedgers();
+    const state = clusterState([spread], ledgers);
+    const placed = await place(createReq(pod()), state, { now: NOW });
+    const annotation = placed.allowed ? placed.object?.metadata?.annotations?.[MATCHED_WORKLOADSPREAD_ANNOTATION] : undefined;
+    expect(annotation).toMatch(/"uid":/);
+    const created = pod({ name: 'web-abc-1', annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: annotation! } });
+    expect(await record(deleteReq(created), state, { now: NOW })).toEqual({ allowed: true });
+    const held = await ledgers.apply<WorkloadSpreadLedger>(ledgerRef(), 'read', {});
+    expect(held.versions.abc![0]).toMatchObject({ creatingPods: {}, deletingPods: {} });
+  });
+
   it.each<[string, Pod, Partial<AdmissionInput<Pod>>]>([
     ['no annotation', pod({ name: 'p' }), {}],
     ['dry run', annotated('p'), { dryRun: true }],
