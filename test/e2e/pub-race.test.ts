@@ -61,7 +61,8 @@ async function round(id: string, v: Variant): Promise<void> {
   const monitor = (async () => {
     while (storming) {
       maxDisrupted = Math.max(maxDisrupted, (await disrupted(id, names)).length);
-      await sleep(20);
+      // Often enough to see a transient excess; not so often that the LISTs load the API server the storm goes through.
+      await sleep(100);
     }
   })();
   const requests = Array.from({ length: REQUESTS }, (_, i) => ({ pod: names[(i * 7) % PODS]!, op: v.deletes && i % 3 === 1 ? ('delete' as const) : ('evict' as const) }));
