@@ -8,18 +8,13 @@
 //                          comes from the PUB's ledger, which the controller resyncs with the
 //                          availability it counted (ledger.ts)
 import type { CollectionSpec } from '../admission/types.js';
+import { metaOf, pick, type Obj } from '../kube/projection.js';
 import { NO_PROTECT_ANNOTATION, PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, PUB_API_VERSION, PUB_KIND, RELATED_PUB_ANNOTATION } from './types.js';
 
 export const PUBS_COLLECTION = 'podunavailablebudgets';
 export const REPLICASETS_COLLECTION = 'pub-replicasets';
 export const PODS_COLLECTION = 'pub-pods';
 
-type Obj = Record<string, unknown>;
-const metaOf = (obj: Obj): Obj => (obj.metadata ?? {}) as Obj;
-
-function pick(obj: Obj, keys: readonly string[]): Obj {
-  return Object.fromEntries(keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k]]));
-}
 
 /** PUBs with their spec and only the annotations PUB logic reads (status is the ledger's business). */
 export const pubsCollection: CollectionSpec = {

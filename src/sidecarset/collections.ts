@@ -2,6 +2,7 @@
 // reconcilers push to the edge (or the Node/Lambda entries list live). Each is projected down to
 // what the webhook uses, to keep edge state small.
 import type { CollectionSpec } from '../admission/types.js';
+import { metaOf, pick, type Obj } from '../kube/projection.js';
 import { KRUISE_CONFIGURATION, SIDECARSET_NAME_LABEL } from './types.js';
 
 export const SIDECARSETS_COLLECTION = 'sidecarsets';
@@ -9,14 +10,8 @@ export const NAMESPACES_COLLECTION = 'namespaces';
 export const KRUISE_CONFIGURATION_COLLECTION = 'kruise-configuration';
 export const SIDECARSET_REVISIONS_COLLECTION = 'sidecarset-revisions';
 
-type Obj = Record<string, unknown>;
-const metaOf = (obj: Obj): Obj => (obj.metadata ?? {}) as Obj;
-
 /** Keeps only the named metadata fields (absent ones stay absent). */
-function pickMeta(obj: Obj, keys: readonly string[]): Obj {
-  const meta = metaOf(obj);
-  return Object.fromEntries(keys.filter((k) => meta[k] !== undefined).map((k) => [k, meta[k]]));
-}
+const pickMeta = (obj: Obj, keys: readonly string[]): Obj => pick(metaOf(obj), keys);
 
 /** Every SidecarSet, whole except managedFields: conflicts compare containers, volumes and patches. */
 export const sidecarSetsCollection: CollectionSpec = {

@@ -4,20 +4,19 @@
 // pod templates for patch validation) and the kruise-configuration ConfigMap (custom workloads).
 // Subset counts are not here: they live in the ledger (ledger.ts).
 import type { CollectionSpec } from '../admission/types.js';
+import { asObj, pick, type Obj } from '../kube/projection.js';
 import { KRUISE_CONFIGURATION_COLLECTION, kruiseConfigurationCollection } from '../sidecarset/collections.js';
 import { POD_TEMPLATE_HASH_LABEL, WS_API_VERSION, WS_KIND } from './types.js';
 
 export { KRUISE_CONFIGURATION_COLLECTION };
 export const WORKLOADSPREADS_COLLECTION = 'workloadspreads';
 
-type Obj = Record<string, unknown>;
-const asObj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 
 /** name, namespace, uid, generation, deletionTimestamp and the controller owner reference only. */
 function identity(obj: Obj): Obj {
   const meta = asObj(obj.metadata);
   const keep = ['name', 'namespace', 'uid', 'generation', 'resourceVersion', 'deletionTimestamp'];
-  const out: Obj = Object.fromEntries(keep.filter((k) => meta[k] !== undefined).map((k) => [k, meta[k]]));
+  const out: Obj = pick(meta, keep);
   const owner = (Array.isArray(meta.ownerReferences) ? meta.ownerReferences : []).map(asObj).find((r) => r.controller === true);
   if (owner) out.ownerReferences = [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, uid: owner.uid, controller: true }];
   return out;
