@@ -297,8 +297,12 @@ describe('the seeds’ WorkloadSpreads', () => {
       expect(p.metadata.labels?.['xxx-specific-label']).toBe('xxx');
       expect(p.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.[0]?.preference.matchExpressions?.[0]?.key).toBe('another-node-label-key');
     }
-    // Go JSON field order; a pod admitted before it had a name carries the key it was recorded under.
-    expect(pods[0]!.metadata.annotations![MATCHED]).toMatch(/^\{"name":"workloadspread-demo","subset":"subset-[ab]","uid":"[0-9a-f-]{36}"\}$/);
+    // Go JSON field order. A pod admitted before it had a name carries the key it was recorded
+    // under; one placed in the unlimited subset-b is not recorded, so it carries none.
+    const inA = pods.find((x) => subsetOf(x) === 'subset-a')!;
+    const inB = pods.find((x) => subsetOf(x) === 'subset-b')!;
+    expect(inA.metadata.annotations![MATCHED]).toMatch(/^\{"name":"workloadspread-demo","subset":"subset-a","uid":"[0-9a-f-]{36}"\}$/);
+    expect(inB.metadata.annotations![MATCHED]).toBe('{"name":"workloadspread-demo","subset":"subset-b"}');
   });
 });
 
