@@ -40,6 +40,14 @@ function isFailedJsonPatch(e: unknown): boolean {
   return !causes?.length;
 }
 
+/**
+ * The object whose status is written changed, or was deleted, since it was observed: like a failed
+ * precondition, the next run observes and decides afresh (a status has nothing left to describe).
+ */
+export function isStaleTarget(e: unknown): boolean {
+  return isConflict(e) || isNotFound(e);
+}
+
 async function outcome(call: Promise<unknown>, isPrecondition: (e: unknown) => boolean, isDone: (e: unknown) => boolean = () => false): Promise<Outcome> {
   try {
     await call;
@@ -74,7 +82,7 @@ async function applyWrite(kube: KubeHttp, w: Write, fieldManager: string): Promi
 // and unlike a JSON patch `test` op it keeps merge semantics and fails as a Conflict, not a bare 422.
 function applyStatus(kube: KubeHttp, s: StatusWrite, fieldManager: string): Promise<Outcome> {
   const body = s.resourceVersion ? { metadata: { resourceVersion: s.resourceVersion }, status: s.status } : { status: s.status };
-  return outcome(kube.patch(asObject(s.target), body, 'merge', 'status', { fieldManager }), isConflict);
+  return outcome(kube.patch(asObject(s.target), body, 'merge', 'status', { fieldManager }), isStaleTarget);
 }
 
 function message(e: unknown): string {
