@@ -7,7 +7,7 @@ import type { Feature } from '../registry.js';
 import { workloadSpreadCollections } from './collections.js';
 import { workloadSpreadLedgerKind } from './ledger.js';
 import { WS_API_VERSION, WS_KIND } from './types.js';
-import { makePlacePodHandler, makeRecordDeletionHandler, type WorkloadSpreadWebhookOptions } from './webhook.js';
+import { makePlacePodHandler, makeRecordDeletionHandler, makeRecordEvictionHandler, type WorkloadSpreadWebhookOptions } from './webhook.js';
 import { makeValidateWorkloadSpreadHandler, VALIDATE_WORKLOADSPREAD_MATCH, VALIDATE_WORKLOADSPREAD_NEEDS } from './webhook-validate.js';
 
 /**
@@ -28,6 +28,10 @@ export function workloadSpreadWebhookHandlers(opts: WorkloadSpreadWebhookOptions
     {
       endpoint: 'validate-pod',
       handler: { match: { group: '', kind: 'Pod', resource: 'pods', subResource: '', operations: ['DELETE'] }, handle: makeRecordDeletionHandler(opts) as AdmissionHandler, needs: POD_NEEDS },
+    },
+    {
+      endpoint: 'validate-pod',
+      handler: { match: { resource: 'pods', subResource: 'eviction', operations: ['CREATE'] }, handle: makeRecordEvictionHandler(opts) as AdmissionHandler, needs: POD_NEEDS },
     },
     {
       endpoint: 'validate-kruise',

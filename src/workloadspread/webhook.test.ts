@@ -6,7 +6,8 @@ import { parseMatchedWorkloadSpread } from './inject.js';
 import { workloadSpreadLedgerKind, WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from './ledger.js';
 import { pod, subset, workloadSpread } from './test-builders.js';
 import { MATCHED_WORKLOADSPREAD_ANNOTATION, type Pod, type WorkloadSpread } from './types.js';
-import { makePlacePodHandler, makeRecordDeletionHandler } from './webhook.js';
+import { makePlacePodHandler, makeRecordDeletionHandler, makeRecordEvictionHandler } from './webhook.js';
+import { workloadSpreadPodsCollection } from './collections.js';
 
 const NOW = 5_000_000;
 const deploymentRs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }] } };
@@ -153,5 +154,39 @@ describe('pod DELETE', () => {
     const ledgers = newLedgers();
     expect(await record(deleteReq(p, o), clusterState([spread], ledgers), { now: NOW })).toEqual({ allowed: true });
     expect(await ledgers.apply(ledgerRef(), 'read', {})).toBeNull();
+  });
+});
+
+describe('pods/eviction', () => {
+  const spread = workloadSpread({ subsets: [subset('a', { maxReplicas: 1 }), subset('b')] });
+  const evict = makeRecordEvictionHandler();
+  const evictionReq = (name: string, o: Partial<AdmissionInput<Pod>> = {}) =>
+    createReq({ apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name, namespace: 'default' } } as unknown as Pod, { subResource: 'eviction', name, ...o });
+  // The pod as the reconciler pushes it: the collection's own projection of the live object.
+  const pushed = (name: string) => workloadSpreadPodsCollection.project!(pod({ name, annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: '{"name":"spread","subset":"a"}' } }) as unknown as Record<string, unknown>);
+
+  it('records the eviction of a pushed pod against its subset', async () => {
+    const ledgers = newLedgers();
+    const state = clusterState([spread], ledgers, { 'workloadspread-pods': [pushed('web-abc-1')] });
+    expect(subsetOf(await place(createReq(pod()), state, { now: NOW }))).toBe('a');
+    expect(await evict(evictionReq('web-abc-1'), state, { now: NOW })).toEqual({ allowed: true });
+    const held = await ledgers.apply<WorkloadSpreadLedger>(ledgerRef(), 'read', {});
+    expect(held.versions.abc![0]!.deletingPods).toEqual({ 'web-abc-1': NOW });
+  });
+
+  it.each<[string, string, Partial<AdmissionInput<Pod>>, RegExp | undefined]>([
+    ['a pod not pushed yet: admitted with a warning', 'web-abc-9', {}, /not in the pushed state yet/],
+    ['a dry-run eviction', 'web-abc-1', { dryRun: true }, undefined],
+  ])('nothing recorded: %s', async (_n, name, o, warning) => {
+    const ledgers = newLedgers();
+    const v = await evict(evictionReq(name, o), clusterState([spread], ledgers, { 'workloadspread-pods': [pushed('web-abc-1')] }), { now: NOW });
+    expect(v.allowed).toBe(true);
+    if (warning) expect(v.warnings?.join()).toMatch(warning);
+    else expect(v.warnings).toBeUndefined();
+    expect(await ledgers.apply(ledgerRef(), 'read', {})).toBeNull();
+  });
+
+  it('namespaces without WorkloadSpreads are not looked at', async () => {
+    expect(await evict(evictionReq('x'), clusterState([], newLedgers()), { now: NOW })).toEqual({ allowed: true });
   });
 });

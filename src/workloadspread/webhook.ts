@@ -14,6 +14,7 @@ import { WORKLOADSPREAD_LEDGER, type CreateRequest, type CreateResult, type Dele
 import { controllerOf, matchWorkloadSpread } from './owner.js';
 import { isSingleUnlimited, isStatefulSetTarget, seedAccounts, subsetByOrdinal } from './choose.js';
 import { readWhitelist, readWorkloads, readWorkloadSpreads } from './state-view.js';
+import { WORKLOADSPREAD_PODS_COLLECTION } from './collections.js';
 import { DEFAULT_KRUISE_NAMESPACE, type Pod, type WorkloadSpread } from './types.js';
 import { isHandledKind, podVersion } from './workloads.js';
 
@@ -95,34 +96,59 @@ export function makePlacePodHandler(opts: WorkloadSpreadWebhookOptions = {}): Ad
   };
 }
 
-/**
- * Pod DELETE on validate-pod: record the deletion in the pod's subset (§3.4). Bookkeeping only:
- * it never denies. Evictions are not recorded here: the pod they name is not in edge state, and
- * losing the record is safe (the room comes back at the controller's next resync instead).
- */
+/** Records a deletion in the pod's subset (§3.4); answers the warnings, if any. Never denies. */
+async function recordDeletion(pod: Pod, namespace: string, dryRun: boolean, state: ClusterState, opts: WorkloadSpreadWebhookOptions): Promise<string[]> {
+  if (dryRun && (opts.dryRun ?? 'skip') === 'skip') return [];
+  const matched = parseMatchedWorkloadSpread(pod);
+  if (!matched || !isPodActive(pod) || !controllerOf(pod)) return [];
+  const spreads = await readWorkloadSpreads(state, namespace);
+  const ws = spreads?.find((w) => w.metadata?.name === matched.name);
+  if (!ws || isSingleUnlimited(ws) || isStatefulSetTarget(ws)) return [];
+  if (!state.ledgers) return [`workloadspread: deletion of ${podLabel(pod, namespace)} not recorded: this deployment has no subset ledger`];
+  const whitelist = await readWhitelist(state, opts.kruiseNamespace ?? DEFAULT_KRUISE_NAMESPACE);
+  const workloads = await readWorkloads(state, namespace);
+  const version = podVersion(pod);
+  const request: DeleteRequest = {
+    uid: ws.metadata?.uid ?? '', version, seed: seedAccounts(ws, version), workloadReplicas: workloads.replicasOf(ws, whitelist),
+    pod: pod.metadata?.name ?? '', subset: matched.subset, key: matched.uid ?? pod.metadata?.name ?? '', dryRun,
+  };
+  try {
+    await state.ledgers.apply<DeleteResult>(ledgerRef(ws), 'delete', request);
+    return [];
+  } catch (e) {
+    return [`workloadspread: deletion of ${podLabel(pod, namespace)} not recorded: ${e instanceof Error ? e.message : String(e)}`];
+  }
+}
+
+/** Pod DELETE on validate-pod: record the deletion in the pod's subset (§3.4). Bookkeeping only. */
 export function makeRecordDeletionHandler(opts: WorkloadSpreadWebhookOptions = {}): AdmissionHandler<Pod> {
   return async (req, state) => {
     const pod = req.oldObject;
-    if (typeof pod !== 'object' || pod === null || req.subResource || (req.dryRun && (opts.dryRun ?? 'skip') === 'skip')) return allow();
-    const matched = parseMatchedWorkloadSpread(pod);
-    if (!matched || !isPodActive(pod) || !controllerOf(pod)) return allow();
-    const namespace = pod.metadata?.namespace || req.namespace;
+    if (typeof pod !== 'object' || pod === null || req.subResource) return allow();
+    return allow(undefined, await recordDeletion(pod, pod.metadata?.namespace || req.namespace, req.dryRun, state, opts));
+  };
+}
+
+type Eviction = { metadata?: { name?: string; namespace?: string }; deleteOptions?: { dryRun?: string[] } };
+
+/**
+ * pods/eviction CREATE on validate-pod: an Eviction names a pod but carries none, so the pod's
+ * subset comes from the pushed pods (workloadspread-pods). A pod created after the last push is
+ * not recorded; its room comes back at the controller's next resync instead. As in OpenKruise
+ * (§6), this runs before the PUB check, which may still refuse the eviction: the room is then
+ * given back early, until the deletingPods entry expires or the next resync.
+ */
+export function makeRecordEvictionHandler(opts: WorkloadSpreadWebhookOptions = {}): AdmissionHandler<Eviction> {
+  return async (req, state) => {
+    const eviction = typeof req.object === 'object' && req.object !== null ? req.object : {};
+    const name = eviction.metadata?.name || req.name || '';
+    const namespace = eviction.metadata?.namespace || req.namespace;
     const spreads = await readWorkloadSpreads(state, namespace);
-    const ws = spreads?.find((w) => w.metadata?.name === matched.name);
-    if (!ws || isSingleUnlimited(ws) || isStatefulSetTarget(ws)) return allow();
-    if (!state.ledgers) return allow(undefined, [`workloadspread: deletion of ${podLabel(pod, namespace)} not recorded: this deployment has no subset ledger`]);
-    const whitelist = await readWhitelist(state, opts.kruiseNamespace ?? DEFAULT_KRUISE_NAMESPACE);
-    const workloads = await readWorkloads(state, namespace);
-    const version = podVersion(pod);
-    const request: DeleteRequest = {
-      uid: ws.metadata?.uid ?? '', version, seed: seedAccounts(ws, version), workloadReplicas: workloads.replicasOf(ws, whitelist),
-      pod: pod.metadata?.name ?? '', subset: matched.subset, key: matched.uid ?? pod.metadata?.name ?? '', dryRun: req.dryRun,
-    };
-    try {
-      await state.ledgers.apply<DeleteResult>(ledgerRef(ws), 'delete', request);
-      return allow();
-    } catch (e) {
-      return allow(undefined, [`workloadspread: deletion of ${podLabel(pod, namespace)} not recorded: ${e instanceof Error ? e.message : String(e)}`]);
-    }
+    if (!spreads?.length) return allow();
+    const pods = await state.collection<Pod>(WORKLOADSPREAD_PODS_COLLECTION);
+    const pod = pods?.items.find((p) => p.metadata?.name === name && p.metadata?.namespace === namespace);
+    if (!pod) return allow(undefined, [`workloadspread: eviction of ${namespace}/${name} not recorded: the pod is not in the pushed state yet (its room comes back at the next resync)`]);
+    const dryRun = req.dryRun || (eviction.deleteOptions?.dryRun?.length ?? 0) > 0;
+    return allow(undefined, await recordDeletion(pod, namespace, dryRun, state, opts));
   };
 }
