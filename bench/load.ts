@@ -99,3 +99,24 @@ export function figures(t: Tally): Figures {
     clientCpuUs: (t.clientCpuMs * 1000) / n,
   };
 }
+
+export type Path = 'echo' | 'real';
+
+/**
+ * `rounds` rounds, echo first in even ones and real first in odd ones so machine noise hits both;
+ * `beforeRound` prepares round `r`, `drivePath` drives one path for one round.
+ */
+export async function driveAlternating(
+  rounds: number,
+  drivePath: (path: Path, r: number) => Promise<Tally>,
+  beforeRound?: (r: number) => Promise<void>,
+): Promise<{ echo: Figures; real: Figures }> {
+  const tallies: Record<Path, Tally[]> = { echo: [], real: [] };
+  for (let r = 0; r < rounds; r++) {
+    await beforeRound?.(r);
+    for (const path of r % 2 === 0 ? (['echo', 'real'] as const) : (['real', 'echo'] as const)) {
+      tallies[path].push(await drivePath(path, r));
+    }
+  }
+  return { echo: figures(mergeTallies(tallies.echo)), real: figures(mergeTallies(tallies.real)) };
+}

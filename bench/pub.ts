@@ -6,23 +6,15 @@
 // refuses the rest. Two views against an echo baseline measured in the same run in alternating
 // rounds: the check in-process (MemoryLedgers), and admissions over HTTPS on the production Worker
 // under Miniflare, 8 and 32 in flight. Then a storm: 200 evictions at once on the hot PUB.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Agent, fetch as undiciFetch } from 'undici';
-import { newSecret } from '../src/admission/auth.js';
 import { applyLedger } from '../src/admission/ledger-client.js';
-import { pushCollections, type EdgeTarget, type Fetch } from '../src/admission/push.js';
+import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
 import { pubLedgerRef } from '../src/pub/index.js';
 import { FEATURES, stateCollections } from '../src/registry.js';
-import { startLocalWorker, type LocalWorker } from '../scripts/local-worker.js';
-import { REPO_ROOT } from '../test/cluster/control-plane.js';
-import { ensurePki, issueServingCert } from '../test/cluster/pki.js';
-import { descendants } from './cpu.js';
-import { drive, figures, mergeTallies, type Bounds, type Send, type Tally } from './load.js';
+import { overHttps, startMiniflarePair, withServingCert, type Exchange, type Tls } from './https-target.js';
+import { drive, driveAlternating, type Bounds, type Send } from './load.js';
 import { ALLOWANCE, benchList, HOT_PODS, evictionReviews, isDecision, PUB_NAMESPACE, resyncRequests, type Reviews } from './pub-cluster.js';
 import { measurePubHandler, type PubHandlerResult } from './pub-handler.js';
-import { ratios, type PlatformResult } from './report.js';
+import { fixed, ratios, tableRow, times, type PlatformResult } from './report.js';
 import type { Scenario } from './webhook.js';
 
 const CONCURRENCY = [8, 32] as const;
@@ -32,53 +24,21 @@ const ROUNDS = 4;
 const ROUND = { requests: 400, maxMs: 2_500 };
 const WARMUP = { requests: 200, maxMs: 2_500 };
 const STORM = 200;
-const ECHO_WORKER = join(REPO_ROOT, 'bench', 'echo-worker.ts');
 const CLUSTER_ID = 'bench-pub';
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
 type Target = (typeof TARGETS)[number];
-type Exchange = (body: string) => Promise<{ status: number; text: string }>;
 type Edge = { echo: Exchange; real: Exchange; echoPids: number[]; realPids: number[]; target: EdgeTarget; close(): Promise<void> };
 export type PubResult = PlatformResult & { target: Target; concurrency: number; allowed: number };
 
-function overHttps(agent: Agent, url: string): Exchange {
-  return async (body) => {
-    const res = await undiciFetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher: agent });
-    return { status: res.status, text: await res.text() };
-  };
-}
-
-async function startEdge(tls: { cert: string; key: string; ca: string }): Promise<Edge> {
-  const known = new Set(descendants().keys());
-  const newWorkerd = () => [...descendants()].filter(([pid, comm]) => !known.has(pid) && comm.includes('workerd')).map(([pid]) => (known.add(pid), pid));
-  const agent = new Agent({ connect: { ca: tls.ca }, connections: STORM, keepAliveTimeout: 30_000 });
-  const started: LocalWorker[] = [];
-  const close = async () => {
-    await agent.close();
-    for (const w of started) await w.dispose();
-  };
-  try {
-    const echo = await startLocalWorker({ entry: ECHO_WORKER, tls });
-    started.push(echo);
-    const echoPids = newWorkerd();
-    const adminToken = newSecret();
-    const real = await startLocalWorker({ tls, adminToken }); // functions/worker/index.ts
-    started.push(real);
-    const realPids = newWorkerd();
-    const fetch: Fetch = (url, init) => undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
-    const res = await fetch(`${real.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ clusterId: CLUSTER_ID }) });
-    if (res.status !== 201) throw new Error(`registering the cluster: ${res.status} ${await res.text()}`);
-    const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
-    const target: EdgeTarget = { baseUrl: real.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, fetch };
-    // Every collection the production features read, as the reconcilers push them (the others empty).
-    await pushCollections(target, benchList, stateCollections(FEATURES));
-    const path = `/clusters/${CLUSTER_ID}/${creds.webhookSecret}/validate-pod`;
-    return { echo: overHttps(agent, echo.url + path), real: overHttps(agent, real.url + path), echoPids, realPids, target, close };
-  } catch (e) {
-    await close();
-    throw e;
-  }
+async function startEdge(tls: Tls): Promise<Edge> {
+  // Every collection the production features read, as the reconcilers push them (the others empty).
+  const prepare = (edge: EdgeTarget) => pushCollections(edge, benchList, stateCollections(FEATURES));
+  const pair = await startMiniflarePair({ tls, connections: STORM, clusterId: CLUSTER_ID, prepare });
+  const path = `/clusters/${CLUSTER_ID}/${pair.webhookSecret}/validate-pod`;
+  const { agent, echoPids, realPids, edge: target, close } = pair;
+  return { echo: overHttps(agent, pair.echoUrl + path), real: overHttps(agent, pair.realUrl + path), echoPids, realPids, target, close };
 }
 
 /** Every budget afresh, as the controller's resync leaves it: ALLOWANCE pods may go. */
@@ -106,17 +66,13 @@ async function measure(edge: Edge, target: Target, concurrency: number): Promise
   await resyncAll(edge, `warm-${target}-${concurrency}`);
   await drive(echoSend, { ...WARMUP, concurrency }, edge.echoPids);
   await drive(sender(edge.real, reviews, true, sink), { ...WARMUP, concurrency }, edge.realPids);
-  const tallies: { echo: Tally[]; real: Tally[] } = { echo: [], real: [] };
   const allowed = { n: 0 };
   log(`miniflare https, ${target}, ${concurrency} in flight: ${ROUNDS} alternating rounds of ≤${ROUND.requests} evictions or ≤${ROUND.maxMs} ms per path`);
-  for (let r = 0; r < ROUNDS; r++) {
-    await resyncAll(edge, `${target}-${concurrency}-${r}`);
-    for (const path of r % 2 === 0 ? (['echo', 'real'] as const) : (['real', 'echo'] as const)) {
-      tallies[path].push(await drive(path === 'echo' ? echoSend : sender(edge.real, reviews, true, allowed), bounds, path === 'echo' ? edge.echoPids : edge.realPids));
-    }
-  }
-  const e = figures(mergeTallies(tallies.echo));
-  const rl = figures(mergeTallies(tallies.real));
+  const { echo: e, real: rl } = await driveAlternating(
+    ROUNDS,
+    (path) => drive(path === 'echo' ? echoSend : sender(edge.real, reviews, true, allowed), bounds, path === 'echo' ? edge.echoPids : edge.realPids),
+    (r) => resyncAll(edge, `${target}-${concurrency}-${r}`),
+  );
   return { platform: 'miniflare https', target, concurrency, allowed: allowed.n, echo: e, real: rl, ratio: ratios(e, rl) };
 }
 
@@ -139,9 +95,7 @@ async function storm(edge: Edge): Promise<{ requests: number; allowed: number; l
   return { requests: STORM, allowed, lastAnswerMs: ms[ms.length - 1]!, p50Ms: ms[Math.ceil(ms.length / 2) - 1]!, p99Ms: ms[Math.ceil(ms.length * 0.99) - 1]! };
 }
 
-const fixed = (n: number | null, d: number) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(d));
-const times = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : `${n.toFixed(2)}×`);
-const row = (cells: string[], w: number[]) => cells.map((c, i) => (i < 3 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' ').trimEnd();
+const row = (cells: string[], w: number[]) => tableRow(cells, w, 3);
 
 function tables(handler: PubHandlerResult[], results: PubResult[]): string[] {
   const hw = [8, 8, 2, 7, 9, 9, 9, 9, 10, 10];
@@ -171,13 +125,9 @@ function tables(handler: PubHandlerResult[], results: PubResult[]): string[] {
 
 async function run(): Promise<Record<string, unknown>> {
   const handler = [await measurePubHandler('hot'), await measurePubHandler('spread')];
-  const pkiDir = mkdtempSync(join(tmpdir(), 'ks-bench-pki-'));
   const results: PubResult[] = [];
   let stormResult: Awaited<ReturnType<typeof storm>> | undefined;
-  try {
-    ensurePki(pkiDir);
-    const serving = issueServingCert(pkiDir, 'bench', ['localhost'], ['127.0.0.1']);
-    const tls = { cert: readFileSync(serving.cert, 'utf8'), key: readFileSync(serving.key, 'utf8'), ca: readFileSync(join(pkiDir, 'ca.crt'), 'utf8') };
+  await withServingCert(async (tls) => {
     log('miniflare https: starting the echo and the production Worker');
     const edge = await startEdge(tls);
     try {
@@ -186,9 +136,7 @@ async function run(): Promise<Record<string, unknown>> {
     } finally {
       await edge.close();
     }
-  } finally {
-    rmSync(pkiDir, { recursive: true, force: true });
-  }
+  });
   const s = stormResult!;
   const stormLine = `storm: ${s.requests} evictions of the hot PUB's pods at once → ${s.allowed} pods allowed to go (the budget), every other pod refused; last answer after ${s.lastAnswerMs.toFixed(0)} ms (p50 ${s.p50Ms.toFixed(0)} ms, p99 ${s.p99Ms.toFixed(0)} ms)`;
   process.stdout.write(`${[...tables(handler, results), '', stormLine].join('\n')}\n`);

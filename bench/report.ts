@@ -1,4 +1,5 @@
-// The runtime scenario's table: one row per platform × path, then real/echo ratios per platform.
+// Real/echo ratios and table cells for every scenario; the runtime scenario's table: one row per
+// platform × path, then real/echo ratios per platform.
 import type { Figures } from './load.js';
 
 export type Ratios = { p50: number; p99: number; throughput: number; serverCpu: number | null };
@@ -17,12 +18,14 @@ const COLUMNS: [string, number][] = [
   ['platform', 18], ['path', 10], ['reqs', 6], ['fail', 5], ['adm/s', 8], ['p50 ms', 8], ['p99 ms', 8], ['srv µs/adm', 11], ['cli µs/adm', 11],
 ];
 
-function row(cells: string[]): string {
-  return cells.map((c, i) => (i < 2 ? c.padEnd(COLUMNS[i]![1]) : c.padStart(COLUMNS[i]![1]))).join(' ').trimEnd();
-}
+/** A table line: the first `left` cells padded on the right, the others (figures) on the left. */
+export const tableRow = (cells: string[], widths: number[], left = 2) => cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ').trimEnd();
 
-const fixed = (n: number | null, digits: number) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(digits));
-const times = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : `${n.toFixed(2)}×`);
+export const fixed = (n: number | null, digits: number) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(digits));
+export const times = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : `${n.toFixed(2)}×`);
+
+const WIDTHS = COLUMNS.map(([, w]) => w);
+const row = (cells: string[]) => tableRow(cells, WIDTHS);
 
 export function resultTable(results: PlatformResult[]): string[] {
   const lines = [row(COLUMNS.map(([name]) => name))];

@@ -2,21 +2,15 @@
 // mutating handler, JSON Patch) costs over the floor each platform imposes (an echo that only
 // parses and answers), on Node in-process, Node over HTTPS and Miniflare over HTTPS; plus the
 // production Worker's bundle size. Echo and real rounds alternate so machine noise hits both.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Hono } from 'hono';
-import { Agent, fetch as undiciFetch } from 'undici';
-import { newSecret } from '../src/admission/auth.js';
-import { bundleWorker, startLocalWorker, WORKER_ENTRY, type LocalWorker } from '../scripts/local-worker.js';
+import { bundleWorker, WORKER_ENTRY } from '../scripts/local-worker.js';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
-import { ensurePki, issueServingCert } from '../test/cluster/pki.js';
 import { STAMP_CLUSTER, STAMP_TEAM } from '../test/e2e/fixtures/stamp-feature.js';
-import { descendants } from './cpu.js';
 import { buildEchoApp } from './echo-app.js';
-import { drive, figures, mergeTallies, type Bounds, type Send, type Tally } from './load.js';
+import { overHttps, startMiniflarePair, startNodeProcess, trustingAgent, withServingCert, type Exchange, type Tls } from './https-target.js';
+import { drive, driveAlternating, type Bounds, type Send } from './load.js';
 import { BENCH_TEAM, pushNamespaces } from './namespaces.js';
 import type { NodeTargets } from './node-target.js';
 import { podReviewBodies } from './pod-review.js';
@@ -32,37 +26,21 @@ const WARMUP: Bounds = { requests: 400, concurrency: CONCURRENCY, maxMs: 4_000 }
 const DISTINCT_REVIEWS = 64;
 const GZIP_TARGET_BYTES = 1024 * 1024;
 
-const BENCH_DIR = join(REPO_ROOT, 'bench');
-const ECHO_WORKER = join(BENCH_DIR, 'echo-worker.ts');
 const STAMP_WORKER = join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'stamp-worker.ts');
-const NODE_TARGET = join(BENCH_DIR, 'node-target.ts');
-const JSON_HEADERS = { 'content-type': 'application/json' };
+const NODE_TARGET = join(REPO_ROOT, 'bench', 'node-target.ts');
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
-type Answer = { status: number; text: string };
-/** One admission over some transport: body in, HTTP answer out. */
-type Exchange = (body: string) => Promise<Answer>;
 type Target = { exchange: Exchange; serverPids: number[] };
 type Platform = { name: string; clusterId: string; echo: Target; real: Target; close(): Promise<void> };
 type Reviews = { uids: string[]; bodies: string[] };
 
 function inProcess(app: Hono, path: string): Exchange {
   return async (body) => {
-    const res = await app.request(path, { method: 'POST', body, headers: JSON_HEADERS });
+    const res = await app.request(path, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
     return { status: res.status, text: await res.text() };
   };
 }
-
-function overHttps(agent: Agent, url: string): Exchange {
-  return async (body) => {
-    const res = await undiciFetch(url, { method: 'POST', body, headers: JSON_HEADERS, dispatcher: agent });
-    return { status: res.status, text: await res.text() };
-  };
-}
-
-/** Keep-alive HTTPS to 127.0.0.1, trusting only the benchmark's CA; one connection per request in flight. */
-const trustingAgent = (ca: string) => new Agent({ connect: { ca }, connections: CONCURRENCY, keepAliveTimeout: 30_000 });
 
 async function nodeInProcess(): Promise<Platform> {
   const echo = buildEchoApp();
@@ -77,41 +55,16 @@ async function nodeInProcess(): Promise<Platform> {
   };
 }
 
-/** Starts bench/node-target.ts in its own process and waits for its URLs. */
-async function nodeHttps(tls: { certPath: string; keyPath: string; ca: string }): Promise<Platform> {
-  const child = spawn(process.execPath, ['--import', 'tsx', NODE_TARGET, tls.certPath, tls.keyPath], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    child.stdin?.end();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  let targets: NodeTargets;
-  try {
-    targets = await new Promise<NodeTargets>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('node target did not start within 30s')), 30_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString('utf8');
-        const nl = out.indexOf('\n');
-        if (nl < 0) return;
-        clearTimeout(timer);
-        resolve(JSON.parse(out.slice(0, nl)) as NodeTargets);
-      });
-      void exited.then(() => reject(new Error(`node target exited (code ${child.exitCode}) before listening`)));
-    });
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-  const agent = trustingAgent(tls.ca);
-  const pids = [targets.pid];
+/** bench/node-target.ts in its own process. */
+async function nodeHttps(tls: Tls): Promise<Platform> {
+  const { target, stop } = await startNodeProcess<NodeTargets>(NODE_TARGET, tls);
+  const agent = trustingAgent(tls.ca, CONCURRENCY);
+  const pids = [target.pid];
   return {
     name: 'node https',
     clusterId: BENCH_CLUSTER,
-    echo: { exchange: overHttps(agent, targets.echoUrl + targets.webhookPath), serverPids: pids },
-    real: { exchange: overHttps(agent, targets.realUrl + targets.webhookPath), serverPids: pids },
+    echo: { exchange: overHttps(agent, target.echoUrl + target.webhookPath), serverPids: pids },
+    real: { exchange: overHttps(agent, target.realUrl + target.webhookPath), serverPids: pids },
     close: async () => {
       await agent.close();
       await stop();
@@ -119,48 +72,17 @@ async function nodeHttps(tls: { certPath: string; keyPath: string; ca: string })
   };
 }
 
-/** The workerd processes started since `known` (Miniflare runs one per instance). */
-function newWorkerd(known: Set<number>): number[] {
-  const pids = [...descendants()].filter(([pid, comm]) => !known.has(pid) && comm.includes('workerd')).map(([pid]) => pid);
-  for (const pid of pids) known.add(pid);
-  return pids;
-}
-
-async function miniflareHttps(tls: { cert: string; key: string; ca: string }): Promise<Platform> {
-  const known = new Set(descendants().keys());
-  const started: LocalWorker[] = [];
-  const agent = trustingAgent(tls.ca);
-  const close = async () => {
-    await agent.close();
-    for (const w of started) await w.dispose();
+async function miniflareHttps(tls: Tls): Promise<Platform> {
+  const pair = await startMiniflarePair({ tls, connections: CONCURRENCY, clusterId: 'bench-edge', entry: STAMP_WORKER, prepare: pushNamespaces });
+  const { clusterId } = pair.edge;
+  const path = `/clusters/${clusterId}/${pair.webhookSecret}/mutate-pod`;
+  return {
+    name: 'miniflare https',
+    clusterId,
+    echo: { exchange: overHttps(pair.agent, pair.echoUrl + path), serverPids: pair.echoPids },
+    real: { exchange: overHttps(pair.agent, pair.realUrl + path), serverPids: pair.realPids },
+    close: pair.close,
   };
-  try {
-    const echo = await startLocalWorker({ entry: ECHO_WORKER, tls });
-    started.push(echo);
-    const echoPids = newWorkerd(known);
-    const adminToken = newSecret();
-    const real = await startLocalWorker({ entry: STAMP_WORKER, tls, adminToken });
-    started.push(real);
-    const realPids = newWorkerd(known);
-
-    const fetch = (url: string, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
-    const clusterId = 'bench-edge';
-    const res = await fetch(`${real.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ clusterId }) });
-    if (res.status !== 201) throw new Error(`registering the cluster: ${res.status} ${await res.text()}`);
-    const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
-    await pushNamespaces({ baseUrl: real.url, clusterId, syncToken: creds.syncToken, fetch });
-    const path = `/clusters/${clusterId}/${creds.webhookSecret}/mutate-pod`;
-    return {
-      name: 'miniflare https',
-      clusterId,
-      echo: { exchange: overHttps(agent, echo.url + path), serverPids: echoPids },
-      real: { exchange: overHttps(agent, real.url + path), serverPids: realPids },
-      close,
-    };
-  } catch (e) {
-    await close();
-    throw e;
-  }
 }
 
 /** A cheap per-request check: status 200 and the request's uid; for real, a patch too. */
@@ -198,16 +120,8 @@ async function measure(p: Platform, reviews: Reviews): Promise<PlatformResult> {
   await drive(echo, WARMUP, p.echo.serverPids);
   await drive(real, WARMUP, p.real.serverPids);
   const round: Bounds = { requests: MEASURE.requests / ROUNDS, concurrency: CONCURRENCY, maxMs: MEASURE.maxMs / ROUNDS };
-  const tallies: { echo: Tally[]; real: Tally[] } = { echo: [], real: [] };
   log(`${p.name}: measuring, ${ROUNDS} alternating rounds of ≤${round.requests} admissions or ≤${round.maxMs} ms per path`);
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? (['echo', 'real'] as const) : (['real', 'echo'] as const);
-    for (const path of order) {
-      tallies[path].push(await drive(path === 'echo' ? echo : real, round, p[path].serverPids));
-    }
-  }
-  const e = figures(mergeTallies(tallies.echo));
-  const rl = figures(mergeTallies(tallies.real));
+  const { echo: e, real: rl } = await driveAlternating(ROUNDS, (path) => drive(path === 'echo' ? echo : real, round, p[path].serverPids));
   return { platform: p.name, echo: e, real: rl, ratio: ratios(e, rl) };
 }
 
@@ -225,18 +139,8 @@ async function run(): Promise<Record<string, unknown>> {
   log('bundling functions/worker/index.ts (minified)');
   const bundle = await workerBundleSize();
 
-  const pkiDir = mkdtempSync(join(tmpdir(), 'ks-bench-pki-'));
   const results: PlatformResult[] = [];
-  try {
-    ensurePki(pkiDir);
-    const serving = issueServingCert(pkiDir, 'bench', ['localhost'], ['127.0.0.1']);
-    const tls = {
-      certPath: serving.cert,
-      keyPath: serving.key,
-      cert: readFileSync(serving.cert, 'utf8'),
-      key: readFileSync(serving.key, 'utf8'),
-      ca: readFileSync(join(pkiDir, 'ca.crt'), 'utf8'),
-    };
+  await withServingCert(async (tls) => {
     const starters: [string, () => Promise<Platform>][] = [
       ['node in-process', nodeInProcess],
       ['node https', () => nodeHttps(tls)],
@@ -251,9 +155,7 @@ async function run(): Promise<Record<string, unknown>> {
         await platform.close();
       }
     }
-  } finally {
-    rmSync(pkiDir, { recursive: true, force: true });
-  }
+  });
 
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   const out = [

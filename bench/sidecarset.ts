@@ -4,22 +4,15 @@
 // handler called in-process (bench/sidecarset-handler.ts), and admissions end to end over HTTPS,
 // 8 in flight, on the production Worker under Miniflare and on the Node platform, each with the
 // cluster's state pushed through the sync API as a reconciler would.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsonpatch, { type Operation } from 'fast-json-patch';
-import { Agent, fetch as undiciFetch } from 'undici';
-import { newSecret } from '../src/admission/auth.js';
-import { pushCollections, type Fetch } from '../src/admission/push.js';
+import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
 import { FEATURES, stateCollections } from '../src/registry.js';
 import { sidecarSetCollections } from '../src/sidecarset/collections.js';
-import { startLocalWorker, type LocalWorker } from '../scripts/local-worker.js';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
-import { ensurePki, issueServingCert } from '../test/cluster/pki.js';
-import { descendants } from './cpu.js';
-import { drive, figures, mergeTallies, type Bounds, type Send, type Tally } from './load.js';
-import { ratios, type PlatformResult } from './report.js';
+import { fetchVia, overHttps, startMiniflarePair, startNodeProcess, trustingAgent, withServingCert, type Exchange, type Tls } from './https-target.js';
+import { drive, driveAlternating, type Bounds, type Send } from './load.js';
+import { fixed, ratios, tableRow as line, times, type PlatformResult } from './report.js';
 import { buildBenchCluster, injectionProblem, matchedPodReviews, MATCH_COUNTS, SET_COUNT, type BenchCluster, type MatchCount } from './sidecarset-cluster.js';
 import { measureHandler, type HandlerResult } from './sidecarset-handler.js';
 import type { SidecarSetNodeTarget } from './sidecarset-node-target.js';
@@ -32,38 +25,21 @@ const ROUNDS = 6;
 const WARMUP: Bounds = { requests: 200, concurrency: CONCURRENCY, maxMs: 2_500 };
 const DISTINCT_REVIEWS = 64;
 
-const ECHO_WORKER = join(REPO_ROOT, 'bench', 'echo-worker.ts');
 const NODE_TARGET = join(REPO_ROOT, 'bench', 'sidecarset-node-target.ts');
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
-type Answer = { status: number; text: string };
-type Exchange = (body: string) => Promise<Answer>;
 type Target = { exchange: Exchange; serverPids: number[] };
 /** A platform serving the echo and the production app, the latter holding the bench cluster's state. */
 type Platform = { name: string; echo: Target; real: Target; close(): Promise<void> };
-type Tls = { certPath: string; keyPath: string; cert: string; key: string; ca: string };
 export type MatchedResult = PlatformResult & { matched: MatchCount; answerBytes: number };
-
-/** Keep-alive HTTPS to 127.0.0.1, trusting only the benchmark's CA; one connection per request in flight. */
-const trustingAgent = (ca: string) => new Agent({ connect: { ca }, connections: CONCURRENCY, keepAliveTimeout: 30_000 });
-
-function overHttps(agent: Agent, url: string): Exchange {
-  return async (body) => {
-    const res = await undiciFetch(url, { method: 'POST', body, headers: JSON_HEADERS, dispatcher: agent });
-    return { status: res.status, text: await res.text() };
-  };
-}
-
-const fetchVia = (agent: Agent): Fetch => (url, init) => undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
 
 /**
  * Pushes every collection the production features read, as the reconcilers would: the SidecarSet
  * feature's four from the bench cluster, the others empty (no WorkloadSpreads, PUBs, …), so the
  * other pod handlers run as they would in such a cluster instead of skipping for missing state.
  */
-async function pushCluster(cluster: BenchCluster, edge: { baseUrl: string; clusterId: string; syncToken: string; fetch: Fetch }): Promise<void> {
+async function pushCluster(cluster: BenchCluster, edge: EdgeTarget): Promise<void> {
   const t0 = performance.now();
   const specs = stateCollections(FEATURES);
   const missing = sidecarSetCollections.filter((c) => !specs.some((s) => s.name === c.name));
@@ -77,83 +53,38 @@ async function pushCluster(cluster: BenchCluster, edge: { baseUrl: string; clust
 }
 
 async function miniflare(tls: Tls, cluster: BenchCluster): Promise<Platform> {
-  const known = new Set(descendants().keys());
-  const newWorkerd = () => {
-    const pids = [...descendants()].filter(([pid, comm]) => !known.has(pid) && comm.includes('workerd')).map(([pid]) => pid);
-    for (const pid of pids) known.add(pid);
-    return pids;
+  const pair = await startMiniflarePair({ tls, connections: CONCURRENCY, clusterId: 'bench-sidecarset', prepare: (edge) => pushCluster(cluster, edge) });
+  const path = `/clusters/${pair.edge.clusterId}/${pair.webhookSecret}/mutate-pod`;
+  return {
+    name: 'miniflare https',
+    echo: { exchange: overHttps(pair.agent, pair.echoUrl + path), serverPids: pair.echoPids },
+    real: { exchange: overHttps(pair.agent, pair.realUrl + path), serverPids: pair.realPids },
+    close: pair.close,
   };
-  const started: LocalWorker[] = [];
-  const agent = trustingAgent(tls.ca);
-  const close = async () => {
-    await agent.close();
-    for (const w of started) await w.dispose();
-  };
-  try {
-    const echo = await startLocalWorker({ entry: ECHO_WORKER, tls });
-    started.push(echo);
-    const echoPids = newWorkerd();
-    const adminToken = newSecret();
-    const real = await startLocalWorker({ tls, adminToken }); // functions/worker/index.ts
-    started.push(real);
-    const realPids = newWorkerd();
-    const fetch = fetchVia(agent);
-    const clusterId = 'bench-sidecarset';
-    const res = await fetch(`${real.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ clusterId }) });
-    if (res.status !== 201) throw new Error(`registering the cluster: ${res.status} ${await res.text()}`);
-    const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
-    await pushCluster(cluster, { baseUrl: real.url, clusterId, syncToken: creds.syncToken, fetch });
-    const path = `/clusters/${clusterId}/${creds.webhookSecret}/mutate-pod`;
-    return {
-      name: 'miniflare https',
-      echo: { exchange: overHttps(agent, echo.url + path), serverPids: echoPids },
-      real: { exchange: overHttps(agent, real.url + path), serverPids: realPids },
-      close,
-    };
-  } catch (e) {
-    await close();
-    throw e;
-  }
 }
 
 /** Starts bench/sidecarset-node-target.ts in its own process, then pushes the cluster to it. */
 async function nodeHttps(tls: Tls, cluster: BenchCluster): Promise<Platform> {
-  const child = spawn(process.execPath, ['--import', 'tsx', NODE_TARGET, tls.certPath, tls.keyPath], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const agent = trustingAgent(tls.ca);
+  const { target, stop } = await startNodeProcess<SidecarSetNodeTarget>(NODE_TARGET, tls);
+  const agent = trustingAgent(tls.ca, CONCURRENCY);
   const close = async () => {
     await agent.close();
-    child.stdin?.end();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
+    await stop();
   };
   try {
-    const target = await new Promise<SidecarSetNodeTarget>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('node target did not start within 30s')), 30_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString('utf8');
-        const nl = out.indexOf('\n');
-        if (nl < 0) return;
-        clearTimeout(timer);
-        resolve(JSON.parse(out.slice(0, nl)) as SidecarSetNodeTarget);
-      });
-      void exited.then(() => reject(new Error(`node target exited (code ${child.exitCode}) before listening`)));
-    });
     await pushCluster(cluster, { baseUrl: target.realUrl, clusterId: target.clusterId, syncToken: target.syncToken, fetch: fetchVia(agent) });
-    const path = `/clusters/${target.clusterId}/${target.webhookSecret}/mutate-pod`;
-    const pids = [target.pid];
-    return {
-      name: 'node https',
-      echo: { exchange: overHttps(agent, target.echoUrl + path), serverPids: pids },
-      real: { exchange: overHttps(agent, target.realUrl + path), serverPids: pids },
-      close,
-    };
   } catch (e) {
     await close();
     throw e;
   }
+  const path = `/clusters/${target.clusterId}/${target.webhookSecret}/mutate-pod`;
+  const pids = [target.pid];
+  return {
+    name: 'node https',
+    echo: { exchange: overHttps(agent, target.echoUrl + path), serverPids: pids },
+    real: { exchange: overHttps(agent, target.realUrl + path), serverPids: pids },
+    close,
+  };
 }
 
 type Reviews = { uids: string[]; bodies: string[] };
@@ -192,21 +123,10 @@ async function measure(p: Platform, k: MatchCount, cluster: BenchCluster): Promi
   await drive(echo, WARMUP, p.echo.serverPids);
   await drive(real, WARMUP, p.real.serverPids);
   const round: Bounds = { requests: MEASURE.requests / ROUNDS, concurrency: CONCURRENCY, maxMs: MEASURE.maxMs / ROUNDS };
-  const tallies: { echo: Tally[]; real: Tally[] } = { echo: [], real: [] };
   log(`${p.name}, ${k} matching: measuring, ${ROUNDS} alternating rounds of ≤${round.requests} admissions or ≤${round.maxMs} ms per path`);
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const path of r % 2 === 0 ? (['echo', 'real'] as const) : (['real', 'echo'] as const)) {
-      tallies[path].push(await drive(path === 'echo' ? echo : real, round, p[path].serverPids));
-    }
-  }
-  const e = figures(mergeTallies(tallies.echo));
-  const rl = figures(mergeTallies(tallies.real));
+  const { echo: e, real: rl } = await driveAlternating(ROUNDS, (path) => drive(path === 'echo' ? echo : real, round, p[path].serverPids));
   return { platform: p.name, matched: k, answerBytes, echo: e, real: rl, ratio: ratios(e, rl) };
 }
-
-const fixed = (n: number | null, digits: number) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(digits));
-const times = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : `${n.toFixed(2)}×`);
-const line = (cells: string[], widths: number[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ').trimEnd();
 
 function handlerTable(results: HandlerResult[]): string[] {
   const w = [9, 9, 7, 9, 9, 9, 10, 10, 10, 10];
@@ -242,12 +162,8 @@ async function run(): Promise<Record<string, unknown>> {
 
   const handler = await measureHandler(cluster);
 
-  const pkiDir = mkdtempSync(join(tmpdir(), 'ks-bench-pki-'));
   const endToEnd: MatchedResult[] = [];
-  try {
-    ensurePki(pkiDir);
-    const serving = issueServingCert(pkiDir, 'bench', ['localhost'], ['127.0.0.1']);
-    const tls: Tls = { certPath: serving.cert, keyPath: serving.key, cert: readFileSync(serving.cert, 'utf8'), key: readFileSync(serving.key, 'utf8'), ca: readFileSync(join(pkiDir, 'ca.crt'), 'utf8') };
+  await withServingCert(async (tls) => {
     const starters: [string, () => Promise<Platform>][] = [
       ['miniflare https', () => miniflare(tls, cluster)],
       ['node https', () => nodeHttps(tls, cluster)],
@@ -261,9 +177,7 @@ async function run(): Promise<Record<string, unknown>> {
         await platform.close();
       }
     }
-  } finally {
-    rmSync(pkiDir, { recursive: true, force: true });
-  }
+  });
 
   const out = [
     `cluster: ${SET_COUNT} SidecarSets (${(state.sidecarSetBytes / 1024).toFixed(0)} KiB as pushed), ${state.revisions} ControllerRevisions (${(state.revisionBytes / 1024).toFixed(0)} KiB), ${state.namespaces} namespaces; pod injected: ${MATCH_COUNTS.map((k) => `${k} sets → ${cluster.injectedContainers[k]} containers`).join(', ')}`,

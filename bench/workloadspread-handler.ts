@@ -1,98 +1,50 @@
-// The workloadspread scenario's in-process part: the placement handler called directly, its state
-// pushed through the sync API into a MemoryStateStore and its ledgers in MemoryLedgers (the Node
-// platform's authority), against the echo's work in-process (JSON.parse of the review,
-// JSON.stringify of an allowed answer). Each round uses a fresh hot WorkloadSpread; rounds
-// alternate with the echo's. Process CPU time is kept beside wall time per call.
+// The workloadspread scenario's in-process part (bench/in-process.ts): the placement handler
+// called directly, its state pushed into a MemoryStateStore and its ledgers in MemoryLedgers (the
+// Node platform's authority). Each round uses a fresh hot WorkloadSpread.
 import type { V1Pod } from '@kubernetes/client-node';
-import { newSecret, sha256Hex } from '../src/admission/auth.js';
-import { registryFromJson } from '../src/admission/file-registry.js';
 import { MemoryLedgers } from '../src/admission/ledger.js';
-import { MemoryStateStore } from '../src/admission/memory-store.js';
-import { pushCollections } from '../src/admission/push.js';
-import { parseReview } from '../src/admission/review.js';
-import type { AdmissionInput, ClusterState } from '../src/admission/types.js';
-import { buildApp } from '../src/app.js';
+import type { ClusterState } from '../src/admission/types.js';
 import { workloadSpreadCollections, workloadSpreadLedgerKind } from '../src/workloadspread/index.js';
 import { makePlacePodHandler } from '../src/workloadspread/webhook.js';
+import { alternateRounds, echoReview, handlerRatio, parsedInput, pushedStore, summarize, timed, warmUp, type InProcessFigures, type InProcessPaths } from './in-process.js';
 import { buildSpreadCluster, spreadPodReviews } from './workloadspread-cluster.js';
 
-const CLUSTER = 'bench-handler';
 const ROUNDS = 8;
 const WARMUP = 300;
 /** Per path and round: at most this many calls, in at most this long. */
 const ROUND = { calls: 400, maxMs: 1_500 };
 
-export type SpreadHandlerFigures = { calls: number; p50Ms: number; p99Ms: number; cpuP50Ms: number; cpuP99Ms: number };
-export type SpreadHandlerResult = { echo: SpreadHandlerFigures; handler: SpreadHandlerFigures; ratio: { p50: number; p99: number } };
-type Samples = { wallMs: number[]; cpuMs: number[] };
+export type SpreadHandlerResult = { echo: InProcessFigures; handler: InProcessFigures; ratio: { p50: number; p99: number } };
 
 const hot = (r: number) => `inproc-r${r}`;
 
 async function pushedState(): Promise<ClusterState> {
   const cluster = buildSpreadCluster([...Array.from({ length: ROUNDS }, (_, r) => hot(r)), 'inproc-warm'], 100_000);
-  const syncToken = newSecret();
-  const registry = registryFromJson(JSON.stringify([{ clusterId: CLUSTER, webhookSecrets: [], syncTokens: [{ sha256: await sha256Hex(syncToken) }] }]));
-  const store = new MemoryStateStore();
-  const app = buildApp({ endpoints: [], registry, state: () => store, store: () => store });
-  const fetch = async (input: string, init?: RequestInit) => app.request(input, init);
-  await pushCollections({ baseUrl: 'http://bench.invalid', clusterId: CLUSTER, syncToken, fetch }, cluster.list, [...workloadSpreadCollections]);
+  const store = await pushedStore(cluster.list, workloadSpreadCollections);
   const ledgers = new MemoryLedgers([workloadSpreadLedgerKind]);
   return { collection: (name) => store.collection(name), ledgers };
-}
-
-const echo = (body: string) => {
-  const review = JSON.parse(body) as { apiVersion?: string; request?: { uid?: string } };
-  return JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: review.request?.uid, allowed: true } });
-};
-
-function summarize(s: Samples): SpreadHandlerFigures {
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
-  return { calls: s.wallMs.length, p50Ms: pct(s.wallMs, 50), p99Ms: pct(s.wallMs, 99), cpuP50Ms: pct(s.cpuMs, 50), cpuP99Ms: pct(s.cpuMs, 99) };
-}
-
-async function timed<T>(into: Samples, work: () => T | Promise<T>): Promise<T> {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const out = await work();
-  into.wallMs.push(performance.now() - t0);
-  const cpu = process.cpuUsage(cpu0);
-  into.cpuMs.push((cpu.user + cpu.system) / 1000);
-  return out;
 }
 
 export async function measureSpreadHandler(): Promise<SpreadHandlerResult> {
   const state = await pushedState();
   const handle = makePlacePodHandler();
-  const inputs = (name: string) => spreadPodReviews(name, 64).bodies.map((b) => {
-    const r = parseReview(b, CLUSTER);
-    if (!r.ok) throw new Error(`bench review does not parse: ${r.message}`);
-    return { body: b, input: r.input as AdmissionInput<V1Pod> };
-  });
-  const call = async (reviews: ReturnType<typeof inputs>, i: number, into: Samples) => {
-    const verdict = await timed(into, () => handle(reviews[i % reviews.length]!.input, state, { now: Date.now() }));
-    if (!verdict.allowed || !verdict.object?.metadata?.annotations?.['apps.kruise.io/matched-workloadspread']?.includes('"zone-a"')) {
-      throw new Error(`the handler did not place the pod in zone-a: ${JSON.stringify(verdict).slice(0, 300)}`);
-    }
+  /** The paths for one WorkloadSpread's pods. */
+  const pathsFor = (name: string): InProcessPaths => {
+    const reviews = spreadPodReviews(name, 64).bodies.map((b) => ({ body: b, input: parsedInput<V1Pod>(b) }));
+    return {
+      echo: (i) => void echoReview(reviews[i % reviews.length]!.body),
+      handler: async (i, into) => {
+        const verdict = await timed(into, () => handle(reviews[i % reviews.length]!.input, state, { now: Date.now() }));
+        if (!verdict.allowed || !verdict.object?.metadata?.annotations?.['apps.kruise.io/matched-workloadspread']?.includes('"zone-a"')) {
+          throw new Error(`the handler did not place the pod in zone-a: ${JSON.stringify(verdict).slice(0, 300)}`);
+        }
+      },
+    };
   };
-  const discard: Samples = { wallMs: [], cpuMs: [] };
-  const warm = inputs('inproc-warm');
-  for (let i = 0; i < WARMUP; i++) {
-    echo(warm[i % warm.length]!.body);
-    await call(warm, i, discard);
-  }
-  const samples = { echo: { wallMs: [], cpuMs: [] } as Samples, handler: { wallMs: [], cpuMs: [] } as Samples };
-  for (let r = 0; r < ROUNDS; r++) {
-    const reviews = inputs(hot(r));
-    for (const path of r % 2 === 0 ? (['echo', 'handler'] as const) : (['handler', 'echo'] as const)) {
-      const deadline = performance.now() + ROUND.maxMs;
-      for (let i = 0; i < ROUND.calls && performance.now() < deadline; i++) {
-        if (path === 'handler') await call(reviews, i, samples.handler);
-        else await timed(samples.echo, () => echo(reviews[i % reviews.length]!.body));
-      }
-    }
-  }
+  await warmUp(WARMUP, pathsFor('inproc-warm'));
+  const samples = await alternateRounds(ROUNDS, ROUND, (r) => pathsFor(hot(r)));
   const e = summarize(samples.echo);
   const h = summarize(samples.handler);
   process.stderr.write(`bench: handler in-process: p50 ${h.p50Ms.toFixed(3)} ms, p99 ${h.p99Ms.toFixed(3)} ms (echo p50 ${e.p50Ms.toFixed(3)} ms)\n`);
-  return { echo: e, handler: h, ratio: { p50: h.p50Ms / e.p50Ms, p99: h.p99Ms / e.p99Ms } };
+  return { echo: e, handler: h, ratio: handlerRatio(e, h) };
 }

@@ -6,21 +6,13 @@
 // 32 in flight. Each measured round uses a fresh WorkloadSpread (a burst as a scale-up makes it)
 // and is checked afterwards: the ledger holds exactly one entry per admission answered. A burst
 // of 100 concurrent admissions against 10 / 30 / rest must split exactly.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Agent, fetch as undiciFetch } from 'undici';
-import { newSecret } from '../src/admission/auth.js';
 import { applyLedger } from '../src/admission/ledger-client.js';
-import { pushCollections, type EdgeTarget, type Fetch } from '../src/admission/push.js';
+import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
 import { FEATURES, stateCollections } from '../src/registry.js';
 import { WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from '../src/workloadspread/index.js';
-import { startLocalWorker, type LocalWorker } from '../scripts/local-worker.js';
-import { REPO_ROOT } from '../test/cluster/control-plane.js';
-import { ensurePki, issueServingCert } from '../test/cluster/pki.js';
-import { descendants } from './cpu.js';
-import { drive, figures, mergeTallies, type Bounds, type Send, type Tally } from './load.js';
-import { ratios, type PlatformResult } from './report.js';
+import { overHttps, startMiniflarePair, withServingCert, type Exchange, type Tls } from './https-target.js';
+import { drive, driveAlternating, type Bounds, type Send } from './load.js';
+import { fixed, ratios, tableRow as row, times, type PlatformResult } from './report.js';
 import { buildSpreadCluster, placedSubset, spreadPodReviews, WS_NAMESPACE, type SpreadCluster } from './workloadspread-cluster.js';
 import { measureSpreadHandler, type SpreadHandlerResult } from './workloadspread-handler.js';
 import type { Scenario } from './webhook.js';
@@ -31,54 +23,22 @@ const ROUNDS = 6;
 const ROUND = { requests: 400, maxMs: 3_000 };
 const WARMUP = { requests: 200, maxMs: 2_500 };
 const BURST = 100;
-const ECHO_WORKER = join(REPO_ROOT, 'bench', 'echo-worker.ts');
 const CLUSTER_ID = 'bench-workloadspread';
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const hotName = (c: number, r: number) => `hot-c${c}-r${r}`;
 const HOT = [...CONCURRENCY.flatMap((c) => Array.from({ length: ROUNDS }, (_, r) => hotName(c, r))), 'warm'];
 
-type Exchange = (body: string) => Promise<{ status: number; text: string }>;
 type Edge = { echo: Exchange; real: Exchange; echoPids: number[]; realPids: number[]; target: EdgeTarget; close(): Promise<void> };
 export type SpreadResult = PlatformResult & { concurrency: number; ledgerEntries: number };
 
-function overHttps(agent: Agent, url: string): Exchange {
-  return async (body) => {
-    const res = await undiciFetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher: agent });
-    return { status: res.status, text: await res.text() };
-  };
-}
-
-async function startEdge(tls: { cert: string; key: string; ca: string }, cluster: SpreadCluster): Promise<Edge> {
-  const known = new Set(descendants().keys());
-  const newWorkerd = () => [...descendants()].filter(([pid, comm]) => !known.has(pid) && comm.includes('workerd')).map(([pid]) => (known.add(pid), pid));
-  const agent = new Agent({ connect: { ca: tls.ca }, connections: Math.max(...CONCURRENCY), keepAliveTimeout: 30_000 });
-  const started: LocalWorker[] = [];
-  const close = async () => {
-    await agent.close();
-    for (const w of started) await w.dispose();
-  };
-  try {
-    const echo = await startLocalWorker({ entry: ECHO_WORKER, tls });
-    started.push(echo);
-    const echoPids = newWorkerd();
-    const adminToken = newSecret();
-    const real = await startLocalWorker({ tls, adminToken }); // functions/worker/index.ts
-    started.push(real);
-    const realPids = newWorkerd();
-    const fetch: Fetch = (url, init) => undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
-    const res = await fetch(`${real.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ clusterId: CLUSTER_ID }) });
-    if (res.status !== 201) throw new Error(`registering the cluster: ${res.status} ${await res.text()}`);
-    const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
-    const target: EdgeTarget = { baseUrl: real.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, fetch };
-    // Every collection the production features read, as the reconcilers push them (the others empty).
-    await pushCollections(target, cluster.list, stateCollections(FEATURES));
-    const path = `/clusters/${CLUSTER_ID}/${creds.webhookSecret}/mutate-pod`;
-    return { echo: overHttps(agent, echo.url + path), real: overHttps(agent, real.url + path), echoPids, realPids, target, close };
-  } catch (e) {
-    await close();
-    throw e;
-  }
+async function startEdge(tls: Tls, cluster: SpreadCluster): Promise<Edge> {
+  // Every collection the production features read, as the reconcilers push them (the others empty).
+  const prepare = (edge: EdgeTarget) => pushCollections(edge, cluster.list, stateCollections(FEATURES));
+  const pair = await startMiniflarePair({ tls, connections: Math.max(...CONCURRENCY), clusterId: CLUSTER_ID, prepare });
+  const path = `/clusters/${CLUSTER_ID}/${pair.webhookSecret}/mutate-pod`;
+  const { agent, echoPids, realPids, edge: target, close } = pair;
+  return { echo: overHttps(agent, pair.echoUrl + path), real: overHttps(agent, pair.realUrl + path), echoPids, realPids, target, close };
 }
 
 /** A placed pod: HTTP 200, the request's uid, and a patch placing it in zone-a (the hot subsets never fill). */
@@ -103,26 +63,18 @@ async function measure(edge: Edge, concurrency: number): Promise<SpreadResult> {
   const echoSend = sender(edge.echo, spreadPodReviews('echo', 64), false);
   await drive(echoSend, { ...WARMUP, concurrency }, edge.echoPids);
   await drive(sender(edge.real, spreadPodReviews('warm', 64), true), { ...WARMUP, concurrency }, edge.realPids);
-  const tallies: { echo: Tally[]; real: Tally[] } = { echo: [], real: [] };
   let entries = 0;
   log(`miniflare https, ${concurrency} in flight: ${ROUNDS} alternating rounds of ≤${ROUND.requests} admissions or ≤${ROUND.maxMs} ms per path`);
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const path of r % 2 === 0 ? (['echo', 'real'] as const) : (['real', 'echo'] as const)) {
-      if (path === 'echo') {
-        tallies.echo.push(await drive(echoSend, bounds, edge.echoPids));
-        continue;
-      }
-      const name = hotName(concurrency, r);
-      const tally = await drive(sender(edge.real, spreadPodReviews(name, 64), true), bounds, edge.realPids);
-      const held = await ledgerEntries(edge, name);
-      const answered = tally.latenciesMs.length - tally.failed;
-      if (held !== answered) throw new Error(`${name}: the ledger holds ${held} entries for ${answered} placed admissions`);
-      entries += held;
-      tallies.real.push(tally);
-    }
-  }
-  const e = figures(mergeTallies(tallies.echo));
-  const rl = figures(mergeTallies(tallies.real));
+  const { echo: e, real: rl } = await driveAlternating(ROUNDS, async (path, r) => {
+    if (path === 'echo') return drive(echoSend, bounds, edge.echoPids);
+    const name = hotName(concurrency, r);
+    const tally = await drive(sender(edge.real, spreadPodReviews(name, 64), true), bounds, edge.realPids);
+    const held = await ledgerEntries(edge, name);
+    const answered = tally.latenciesMs.length - tally.failed;
+    if (held !== answered) throw new Error(`${name}: the ledger holds ${held} entries for ${answered} placed admissions`);
+    entries += held;
+    return tally;
+  });
   return { platform: 'miniflare https', concurrency, ledgerEntries: entries, echo: e, real: rl, ratio: ratios(e, rl) };
 }
 
@@ -139,9 +91,6 @@ async function burst(edge: Edge): Promise<Record<string, number>> {
   return split;
 }
 
-const fixed = (n: number | null, d: number) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(d));
-const times = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : `${n.toFixed(2)}×`);
-const row = (cells: string[], w: number[]) => cells.map((c, i) => (i < 2 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' ').trimEnd();
 
 function tables(handler: SpreadHandlerResult, results: SpreadResult[]): string[] {
   const hw = [10, 8, 7, 9, 9, 9, 9, 10];
@@ -169,13 +118,9 @@ function tables(handler: SpreadHandlerResult, results: SpreadResult[]): string[]
 async function run(): Promise<Record<string, unknown>> {
   const cluster = buildSpreadCluster(HOT, 100_000);
   const handler = await measureSpreadHandler();
-  const pkiDir = mkdtempSync(join(tmpdir(), 'ks-bench-pki-'));
   const results: SpreadResult[] = [];
   let split: Record<string, number> = {};
-  try {
-    ensurePki(pkiDir);
-    const serving = issueServingCert(pkiDir, 'bench', ['localhost'], ['127.0.0.1']);
-    const tls = { cert: readFileSync(serving.cert, 'utf8'), key: readFileSync(serving.key, 'utf8'), ca: readFileSync(join(pkiDir, 'ca.crt'), 'utf8') };
+  await withServingCert(async (tls) => {
     log('miniflare https: starting the echo and the production Worker');
     const edge = await startEdge(tls, cluster);
     try {
@@ -185,9 +130,7 @@ async function run(): Promise<Record<string, unknown>> {
     } finally {
       await edge.close();
     }
-  } finally {
-    rmSync(pkiDir, { recursive: true, force: true });
-  }
+  });
   process.stdout.write(`${[...tables(handler, results), '', `burst: ${BURST} admissions at once against 10 / 30 / rest → ${JSON.stringify(split)}; every round's ledger held exactly one entry per placed admission`].join('\n')}\n`);
   return { handler, endToEnd: results, burst: split, rounds: ROUNDS, bounds: ROUND, concurrency: CONCURRENCY };
 }
