@@ -9,6 +9,6 @@ describe('pubFeature and deletionProtectionFeature', () => {
     expect(endpoints.map((e) => e.path).sort()).toEqual(['mutate-pod', 'validate-delete', 'validate-kruise', 'validate-pod']);
     expect(endpoints.find((e) => e.path === 'validate-delete')).toMatchObject({ failurePolicy: 'Fail', objectSelector: expect.anything() });
     expect(ledgerKinds([pubFeature]).map((k) => k.kind)).toEqual(['pub']);
-    expect(stateCollections([pubFeature]).map((c) => c.name)).toEqual(['podunavailablebudgets', 'pub-replicasets', 'pub-pods']);
+    expect(stateCollections([pubFeature]).map((c) => c.name)).toEqual(['podunavailablebudgets', 'pub-replicasets', 'active-pods']);
   });
 });

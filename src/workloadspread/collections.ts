@@ -5,8 +5,9 @@
 // Subset counts are not here: they live in the ledger (ledger.ts).
 import type { CollectionSpec } from '../admission/types.js';
 import { asObj, pick, type Obj } from '../kube/projection.js';
+import { ACTIVE_PODS_COLLECTION, activePodsCollection } from '../kube/active-pods.js';
 import { KRUISE_CONFIGURATION_COLLECTION, kruiseConfigurationCollection } from '../sidecarset/collections.js';
-import { CONTROLLER_REVISION_HASH_LABEL, MATCHED_WORKLOADSPREAD_ANNOTATION, POD_TEMPLATE_HASH_LABEL, WS_API_VERSION, WS_KIND } from './types.js';
+import { POD_TEMPLATE_HASH_LABEL, WS_API_VERSION, WS_KIND } from './types.js';
 
 export { KRUISE_CONFIGURATION_COLLECTION };
 export const WORKLOADSPREADS_COLLECTION = 'workloadspreads';
@@ -85,29 +86,9 @@ export function workloadCollectionFor(group: string, kind: string): string | und
   return WORKLOAD_COLLECTIONS.find((c) => c.group === group && c.kind === kind)?.spec.name;
 }
 
-export const WORKLOADSPREAD_PODS_COLLECTION = 'workloadspread-pods';
-
-/**
- * Active pods, for evictions: an Eviction names a pod but carries none, so the subset a pod was
- * placed in (its matched-workloadspread annotation), its version labels and its controller come
- * from here. Pods without the annotation are kept as a bare name; each item's resourceVersion is a
- * stamp of what is kept, so a push resends a pod only when that changes.
- */
-export const workloadSpreadPodsCollection: CollectionSpec = {
-  name: WORKLOADSPREAD_PODS_COLLECTION,
-  apiVersion: 'v1',
-  kind: 'Pod',
-  select: { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' },
-  project: (obj) => {
-    const meta = asObj(obj.metadata);
-    const matched = asObj(meta.annotations)[MATCHED_WORKLOADSPREAD_ANNOTATION];
-    const base = pick(meta, ['name', 'namespace']);
-    if (typeof matched !== 'string') return { metadata: { ...base, resourceVersion: '-' } };
-    const labels = pick(asObj(meta.labels), [POD_TEMPLATE_HASH_LABEL, CONTROLLER_REVISION_HASH_LABEL]);
-    const kept = { ...base, annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: matched }, labels, ownerReferences: asObj(identity(obj)).ownerReferences ?? [] };
-    return { metadata: { ...kept, resourceVersion: JSON.stringify([matched, labels, kept.ownerReferences]) } };
-  },
-};
+/** Active pods, for evictions (shared with PUB): src/kube/active-pods.ts. */
+export const WORKLOADSPREAD_PODS_COLLECTION = ACTIVE_PODS_COLLECTION;
+export const workloadSpreadPodsCollection: CollectionSpec = activePodsCollection;
 
 export const workloadSpreadCollections: readonly CollectionSpec[] = [
   workloadSpreadsCollection,

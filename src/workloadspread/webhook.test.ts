@@ -7,7 +7,7 @@ import { workloadSpreadLedgerKind, WORKLOADSPREAD_LEDGER, type WorkloadSpreadLed
 import { pod, subset, workloadSpread } from './test-builders.js';
 import { MATCHED_WORKLOADSPREAD_ANNOTATION, type Pod, type WorkloadSpread } from './types.js';
 import { makePlacePodHandler, makeRecordDeletionHandler, makeRecordEvictionHandler } from './webhook.js';
-import { workloadSpreadPodsCollection } from './collections.js';
+import { WORKLOADSPREAD_PODS_COLLECTION, workloadSpreadPodsCollection } from './collections.js';
 
 const NOW = 5_000_000;
 const deploymentRs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }] } };
@@ -167,7 +167,7 @@ describe('pods/eviction', () => {
 
   it('records the eviction of a pushed pod against its subset', async () => {
     const ledgers = newLedgers();
-    const state = clusterState([spread], ledgers, { 'workloadspread-pods': [pushed('web-abc-1')] });
+    const state = clusterState([spread], ledgers, { [WORKLOADSPREAD_PODS_COLLECTION]: [pushed('web-abc-1')] });
     expect(subsetOf(await place(createReq(pod()), state, { now: NOW }))).toBe('a');
     expect(await evict(evictionReq('web-abc-1'), state, { now: NOW })).toEqual({ allowed: true });
     const held = await ledgers.apply<WorkloadSpreadLedger>(ledgerRef(), 'read', {});
@@ -179,7 +179,7 @@ describe('pods/eviction', () => {
     ['a dry-run eviction', 'web-abc-1', { dryRun: true }, undefined],
   ])('nothing recorded: %s', async (_n, name, o, warning) => {
     const ledgers = newLedgers();
-    const v = await evict(evictionReq(name, o), clusterState([spread], ledgers, { 'workloadspread-pods': [pushed('web-abc-1')] }), { now: NOW });
+    const v = await evict(evictionReq(name, o), clusterState([spread], ledgers, { [WORKLOADSPREAD_PODS_COLLECTION]: [pushed('web-abc-1')] }), { now: NOW });
     expect(v.allowed).toBe(true);
     if (warning) expect(v.warnings?.join()).toMatch(warning);
     else expect(v.warnings).toBeUndefined();

@@ -133,7 +133,7 @@ type Eviction = { metadata?: { name?: string; namespace?: string }; deleteOption
 
 /**
  * pods/eviction CREATE on validate-pod: an Eviction names a pod but carries none, so the pod's
- * subset comes from the pushed pods (workloadspread-pods). A pod created after the last push is
+ * subset comes from the pushed pods (active-pods, src/kube/active-pods.ts). A pod created after the last push is
  * not recorded; its room comes back at the controller's next resync instead. As in OpenKruise
  * (§6), this runs before the PUB check, which may still refuse the eviction: the room is then
  * given back early, until the deletingPods entry expires or the next resync.
