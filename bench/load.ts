@@ -111,12 +111,26 @@ export async function driveAlternating(
   drivePath: (path: Path, r: number) => Promise<Tally>,
   beforeRound?: (r: number) => Promise<void>,
 ): Promise<{ echo: Figures; real: Figures }> {
-  const tallies: Record<Path, Tally[]> = { echo: [], real: [] };
+  return driveRotating(['echo', 'real'] as const, rounds, drivePath, beforeRound);
+}
+
+/**
+ * As driveAlternating, for any number of paths: round `r` starts with path `r mod n` and goes on
+ * in order, so each path is measured first, last and in between equally often.
+ */
+export async function driveRotating<P extends string>(
+  paths: readonly P[],
+  rounds: number,
+  drivePath: (path: P, r: number) => Promise<Tally>,
+  beforeRound?: (r: number) => Promise<void>,
+): Promise<Record<P, Figures>> {
+  const tallies = new Map<P, Tally[]>(paths.map((p) => [p, []]));
   for (let r = 0; r < rounds; r++) {
     await beforeRound?.(r);
-    for (const path of r % 2 === 0 ? (['echo', 'real'] as const) : (['real', 'echo'] as const)) {
-      tallies[path].push(await drivePath(path, r));
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[(r + i) % paths.length]!;
+      tallies.get(path)!.push(await drivePath(path, r));
     }
   }
-  return { echo: figures(mergeTallies(tallies.echo)), real: figures(mergeTallies(tallies.real)) };
+  return Object.fromEntries(paths.map((p) => [p, figures(mergeTallies(tallies.get(p)!))])) as Record<P, Figures>;
 }

@@ -3,7 +3,10 @@
 // each against an echo baseline measured in the same run in alternating rounds: the injection
 // handler called in-process (bench/sidecarset-handler.ts), and admissions end to end over HTTPS,
 // 8 in flight, on the production Worker under Miniflare and on the Node platform, each with the
-// cluster's state pushed through the sync API as a reconciler would.
+// cluster's state pushed through the sync API as a reconciler would. End to end has a second
+// baseline: the echo answering with as many bytes as the real answer (a patch of filler), which
+// separates what the answer's size costs (TLS, HTTP, the client reading it) from what computing
+// it costs.
 import { join } from 'node:path';
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
@@ -11,8 +14,8 @@ import { FEATURES, stateCollections } from '../src/registry.js';
 import { sidecarSetCollections } from '../src/sidecarset/collections.js';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
 import { fetchVia, overHttps, startMiniflarePair, startNodeProcess, trustingAgent, withServingCert, type Exchange, type Tls } from './https-target.js';
-import { drive, driveAlternating, type Bounds, type Send } from './load.js';
-import { fixed, ratios, tableRow as line, times, type PlatformResult } from './report.js';
+import { drive, driveRotating, type Bounds, type Figures, type Send } from './load.js';
+import { fixed, ratios, tableRow as line, times, type PlatformResult, type Ratios } from './report.js';
 import { buildBenchCluster, injectionProblem, matchedPodReviews, MATCH_COUNTS, SET_COUNT, type BenchCluster, type MatchCount } from './sidecarset-cluster.js';
 import { measureHandler, type HandlerResult } from './sidecarset-handler.js';
 import type { SidecarSetNodeTarget } from './sidecarset-node-target.js';
@@ -31,8 +34,9 @@ const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
 type Target = { exchange: Exchange; serverPids: number[] };
 /** A platform serving the echo and the production app, the latter holding the bench cluster's state. */
-type Platform = { name: string; echo: Target; real: Target; close(): Promise<void> };
-export type MatchedResult = PlatformResult & { matched: MatchCount; answerBytes: number };
+type Platform = { name: string; echo: Target; real: Target; sizedEcho(answerBytes: number): Exchange; close(): Promise<void> };
+/** `sized`: the echo answering with `answerBytes`; `sizedRatio`: it against the echo, `realVsSized`: real against it. */
+export type MatchedResult = PlatformResult & { matched: MatchCount; answerBytes: number; sized: Figures; sizedRatio: Ratios; realVsSized: Ratios };
 
 /**
  * Pushes every collection the production features read, as the reconcilers would: the SidecarSet
@@ -59,6 +63,7 @@ async function miniflare(tls: Tls, cluster: BenchCluster): Promise<Platform> {
     name: 'miniflare https',
     echo: { exchange: overHttps(pair.agent, pair.echoUrl + path), serverPids: pair.echoPids },
     real: { exchange: overHttps(pair.agent, pair.realUrl + path), serverPids: pair.realPids },
+    sizedEcho: (bytes) => overHttps(pair.agent, `${pair.echoUrl}${path}?answer=${bytes}`),
     close: pair.close,
   };
 }
@@ -83,6 +88,7 @@ async function nodeHttps(tls: Tls, cluster: BenchCluster): Promise<Platform> {
     name: 'node https',
     echo: { exchange: overHttps(agent, target.echoUrl + path), serverPids: pids },
     real: { exchange: overHttps(agent, target.realUrl + path), serverPids: pids },
+    sizedEcho: (bytes) => overHttps(agent, `${target.echoUrl}${path}?answer=${bytes}`),
     close,
   };
 }
@@ -117,15 +123,30 @@ async function verify(p: Platform, reviews: Reviews, k: MatchCount, cluster: Ben
 async function measure(p: Platform, k: MatchCount, cluster: BenchCluster): Promise<MatchedResult> {
   const reviews = matchedPodReviews(k, DISTINCT_REVIEWS);
   const answerBytes = await verify(p, reviews, k, cluster);
-  const echo = sender(p.echo.exchange, reviews, '"allowed":true');
-  const real = sender(p.real.exchange, reviews, '"patch":');
+  const sizedExchange = p.sizedEcho(answerBytes);
+  const sizedBytes = Buffer.byteLength((await sizedExchange(reviews.bodies[0]!)).text);
+  if (Math.abs(sizedBytes - answerBytes) > 256) throw new Error(`${p.name}: the sized echo answers ${sizedBytes} bytes, not about ${answerBytes}`);
+  const paths = {
+    echo: { send: sender(p.echo.exchange, reviews, '"allowed":true'), pids: p.echo.serverPids },
+    sized: { send: sender(sizedExchange, reviews, '"patch":'), pids: p.echo.serverPids },
+    real: { send: sender(p.real.exchange, reviews, '"patch":'), pids: p.real.serverPids },
+  };
   log(`${p.name}, ${k} matching: warming up`);
-  await drive(echo, WARMUP, p.echo.serverPids);
-  await drive(real, WARMUP, p.real.serverPids);
+  for (const { send, pids } of Object.values(paths)) await drive(send, WARMUP, pids);
   const round: Bounds = { requests: MEASURE.requests / ROUNDS, concurrency: CONCURRENCY, maxMs: MEASURE.maxMs / ROUNDS };
-  log(`${p.name}, ${k} matching: measuring, ${ROUNDS} alternating rounds of ≤${round.requests} admissions or ≤${round.maxMs} ms per path`);
-  const { echo: e, real: rl } = await driveAlternating(ROUNDS, (path) => drive(path === 'echo' ? echo : real, round, p[path].serverPids));
-  return { platform: p.name, matched: k, answerBytes, echo: e, real: rl, ratio: ratios(e, rl) };
+  log(`${p.name}, ${k} matching: measuring, ${ROUNDS} rotating rounds of ≤${round.requests} admissions or ≤${round.maxMs} ms per path`);
+  const f = await driveRotating(['echo', 'sized', 'real'] as const, ROUNDS, (path) => drive(paths[path].send, round, paths[path].pids));
+  return {
+    platform: p.name,
+    matched: k,
+    answerBytes,
+    echo: f.echo,
+    sized: f.sized,
+    real: f.real,
+    ratio: ratios(f.echo, f.real),
+    sizedRatio: ratios(f.echo, f.sized),
+    realVsSized: ratios(f.sized, f.real),
+  };
 }
 
 function handlerTable(results: HandlerResult[]): string[] {
@@ -144,11 +165,13 @@ function endToEndTable(results: MatchedResult[]): string[] {
   const w = [16, 10, 8, 6, 5, 8, 8, 8, 11, 9];
   const lines = [line(['platform', 'path', 'matched', 'reqs', 'fail', 'adm/s', 'p50 ms', 'p99 ms', 'srv µs/adm', 'answer KB'], w)];
   for (const r of results) {
-    for (const [path, f] of [['echo', r.echo], ['real', r.real]] as const) {
-      const kb = path === 'real' ? (r.answerBytes / 1024).toFixed(1) : '';
+    for (const [path, f] of [['echo', r.echo], ['echo+size', r.sized], ['real', r.real]] as const) {
+      const kb = path === 'echo' ? '' : (r.answerBytes / 1024).toFixed(1);
       lines.push(line([r.platform, path, String(r.matched), String(f.requests), String(f.failed), fixed(f.perSecond, 0), fixed(f.p50Ms, 2), fixed(f.p99Ms, 2), fixed(f.serverCpuUs, 0), kb], w));
     }
-    lines.push(line(['', 'real/echo', '', '', '', times(r.ratio.throughput), times(r.ratio.p50), times(r.ratio.p99), times(r.ratio.serverCpu), ''], w));
+    for (const [name, q] of [['real/echo', r.ratio], ['size/echo', r.sizedRatio], ['real/size', r.realVsSized]] as const) {
+      lines.push(line(['', name, '', '', '', times(q.throughput), times(q.p50), times(q.p99), times(q.serverCpu), ''], w));
+    }
   }
   return lines;
 }
@@ -185,10 +208,12 @@ async function run(): Promise<Record<string, unknown>> {
     'injection handler in-process (makeInjectSidecarsHandler; echo: JSON.parse of the review + JSON.stringify of an allowed answer); cpu: process CPU time per call',
     ...handlerTable(handler),
     '',
-    `end to end over HTTPS, ${CONCURRENCY} in flight; per platform, match count and path ≤${MEASURE.requests} admissions or ≤${MEASURE.maxMs / 1000} s in ${ROUNDS} echo/real alternating rounds after ${WARMUP.requests} warm-up each`,
+    `end to end over HTTPS, ${CONCURRENCY} in flight; per platform, match count and path ≤${MEASURE.requests} admissions or ≤${MEASURE.maxMs / 1000} s in ${ROUNDS} rotating rounds after ${WARMUP.requests} warm-up each`,
+    'paths: echo (the review parsed, an allowed answer); echo+size (the same, its answer padded to the real answer\'s size); real (the production app)',
     ...endToEndTable(endToEnd),
     '',
     'targets: end to end real ≤ 1.5× echo at 10 matching (p50 ratio ≤ 1.50×, throughput ratio ≥ 0.67×); handler p99 < 5 ms at 100 matching',
+    'size/echo is what the answer\'s size alone costs (no webhook can answer these bytes for less); real/size is what computing the answer adds',
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   return {

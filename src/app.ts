@@ -13,6 +13,7 @@
 import { Hono, type Context } from 'hono';
 import { admit } from './admission/dispatch.js';
 import { MAX_REVIEW_BYTES } from './admission/review.js';
+import { reviewText } from './admission/respond.js';
 import {
   bearerToken,
   isClusterId,
@@ -112,7 +113,8 @@ export function buildApp(ports: AppPorts): Hono {
         // no execution context outside Workers: the promise simply runs on
       }
     }
-    return c.json(answer.body as object, answer.status as 200 | 400);
+    if (answer.status !== 200) return c.json(answer.body, answer.status);
+    return c.body(reviewText(answer.body), 200, { 'content-type': 'application/json' });
   });
 
   app.post('/clusters/:clusterId/:secret/explain/:name', async (c) => {

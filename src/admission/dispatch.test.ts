@@ -72,10 +72,10 @@ function decodePatch(b64: string | undefined): PatchOperation[] {
   return JSON.parse(new TextDecoder().decode(bytes)) as PatchOperation[];
 }
 
+/** Handlers treat the request as read-only and return a changed copy. */
 const addLabel = (key: string, value = 'yes'): AdmissionHandler<Pod> => (req) => {
   const p = req.object!;
-  p.metadata.labels = { ...p.metadata.labels, [key]: value };
-  return allow(p);
+  return allow({ ...p, metadata: { ...p.metadata, labels: { ...p.metadata.labels, [key]: value } } });
 };
 
 const never = () => new Promise<never>(() => {});
@@ -183,20 +183,56 @@ describe('admit: chaining and verdicts', () => {
     expect(response).toEqual({ uid: 'uid-1', allowed: true });
   });
 
-  it('handlers cannot corrupt the baseline or each other through their copies', async () => {
+  it('handlers cannot corrupt the baseline or each other: the request is read-only', async () => {
+    let seen: unknown;
+    const { response } = await run(
+      endpoint(
+        'mutating',
+        [
+          handler('messy', (req) => {
+            req.object!.metadata.labels!.leaked = 'yes'; // mutated in place, then nothing returned
+            return allow();
+          }),
+          handler('check', (req) => {
+            seen = { ...req.object!.metadata.labels };
+            return allow();
+          }),
+        ],
+        'Ignore',
+      ),
+    );
+    expect(seen).toEqual({ app: 'web' });
+    expect(response).toEqual({ uid: 'uid-1', allowed: true, warnings: [expect.stringMatching(/^messy: skipped: failed: .*leaked/)] });
+  });
+
+  it('a handler writing to the request fails like any other failing handler (failurePolicy Fail)', async () => {
     const { response } = await run(
       endpoint('mutating', [
         handler('messy', (req) => {
-          req.object!.metadata.labels!.leaked = 'yes'; // mutated in place, then nothing returned
-          return allow();
-        }),
-        handler('check', (req) => {
-          expect(req.object!.metadata.labels).toEqual({ app: 'web' });
-          return allow();
+          req.object!.metadata.labels!.leaked = 'yes';
+          return allow(req.object);
         }),
       ]),
     );
-    expect(response).toEqual({ uid: 'uid-1', allowed: true });
+    expect(response).toMatchObject({ uid: 'uid-1', allowed: false, status: { code: 500, message: expect.stringMatching(/^messy: failed: /) } });
+  });
+
+  it('a later handler sees the previous result read-only too', async () => {
+    const { response } = await run(
+      endpoint(
+        'mutating',
+        [
+          handler('first', addLabel('first')),
+          handler('messy', (req) => {
+            req.object!.metadata.labels!.second = 'yes';
+            return allow(req.object);
+          }),
+        ],
+        'Ignore',
+      ),
+    );
+    const ops = JSON.parse(Buffer.from((response as { patch: string }).patch, 'base64').toString()) as unknown[];
+    expect(ops).toEqual([{ op: 'add', path: '/metadata/labels/first', value: 'yes' }]);
   });
 
   it('passes the request through: dryRun, userInfo, clusterId, now', async () => {
@@ -383,8 +419,8 @@ describe('admit: failing handlers', () => {
     const late: AdmissionHandler<Pod> = (req) =>
       new Promise((resolve) =>
         setTimeout(() => {
-          req.object!.metadata.labels!.late = 'yes';
-          resolve(allow(req.object));
+          const p = req.object!;
+          resolve(allow({ ...p, metadata: { ...p.metadata, labels: { ...p.metadata.labels, late: 'yes' } } }));
         }, 50),
       );
     const { response } = await run(endpoint('mutating', [handler('late', late)], 'Ignore'), reviewBody(), { budgetMs: 10 });
@@ -401,7 +437,7 @@ describe('admit: failing handlers', () => {
     expect(response.status).toMatchObject({ code: 500, message: `bad: returned an invalid verdict: ${why}` });
   });
 
-  it('an object too deeply nested to copy is an internal error, not a crash', async () => {
+  it('an object too deeply nested to freeze is an internal error, not a crash', async () => {
     const deep = `${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`;
     const body = reviewBody({ object: { metadata: {} } }).replace('"metadata":{}', `"metadata":{},"deep":${deep}`);
     const { status, response } = await run(endpoint('mutating', [handler('label', addLabel('x'))]), body);
@@ -421,10 +457,7 @@ describe('admit: the review on the wire', () => {
     const note = 'Größe: 日本語 🚀';
     const { response } = await run(
       endpoint('mutating', [
-        handler('note', (req) => {
-          req.object!.metadata.annotations = { note };
-          return allow(req.object);
-        }),
+        handler('note', (req) => allow({ ...req.object!, metadata: { ...req.object!.metadata, annotations: { note } } })),
       ]),
     );
     const patched = jsonpatch.applyPatch(pod(), decodePatch(response.patch)).newDocument;

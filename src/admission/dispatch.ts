@@ -2,8 +2,9 @@
 // verdicts into one AdmissionReview. The framework decides what happens when state is missing or
 // stale, when a handler throws or is slow, and never answers with a 5xx or throws: the API
 // server treats those as call failures, which for failurePolicy Fail blocks every pod creation.
+import { deepFreeze } from '../kube/frozen.js';
 import { jsonPatch } from './patch.js';
-import { admissionReview, type Outcome } from './respond.js';
+import { admissionReview, type AdmissionReviewResponse, type Outcome } from './respond.js';
 import { parseReview, type ParsedReview } from './review.js';
 import type {
   AdmissionInput,
@@ -36,7 +37,10 @@ export type Admitted = {
   allowed: boolean;
 };
 
-export type AdmitResult = { status: number; body: unknown; admitted?: Admitted };
+/** An AdmissionReview (HTTP 200), or an error for a body that is not one (HTTP 400 or 413). */
+export type AdmitResult =
+  | { status: 200; body: AdmissionReviewResponse; admitted?: Admitted }
+  | { status: 400 | 413; body: { error: string }; admitted?: undefined };
 
 /** Longest thrown-error message passed on to the user. */
 const MAX_ERROR_MESSAGE = 512;
@@ -57,7 +61,7 @@ export async function admit(endpoint: WebhookEndpoint, body: string, opts: Admit
     const outcome = await decide(endpoint, input, opts);
     return { status: 200, body: admissionReview(apiVersion, input.uid, outcome), admitted: admittedOf(input, outcome.allowed) };
   } catch (e) {
-    // A bug, or an object the runtime cannot copy or diff (nested deeper than the stack allows).
+    // A bug, or an object the runtime cannot freeze or diff (nested deeper than the stack allows).
     return { status: 200, body: admissionReview(apiVersion, input.uid, internalError(endpoint, `${endpoint.name}: admission failed: ${errorMessage(e)}`)) };
   }
 }
@@ -94,6 +98,11 @@ async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: Ad
   if (handlers.length === 0) return { allowed: true };
 
   fillNamespace(input);
+  // Handlers share one read-only request instead of each getting a deep copy (a third of the
+  // framework's time on a pod with sidecars): a handler that writes to it throws, and its failure
+  // goes through the fallbacks below, so neither the diff baseline nor the next handler can be
+  // changed behind the framework's back.
+  deepFreeze(input);
   const deadline = Date.now() + opts.budgetMs;
   const state = memoized(opts.state);
   const ctx = { now: opts.now };
@@ -111,10 +120,8 @@ async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: Ad
         continue;
       }
     }
-    // Each handler gets its own deep copy: neither a bug nor a handler still running after its
-    // time is up can touch the baseline or what the next handler sees.
-    const copy = copyJson({ ...input, object: current });
-    const run = await within(() => h.handle(copy, state, ctx), deadline - Date.now());
+    const view = current === baseline ? input : Object.freeze({ ...input, object: current });
+    const run = await within(() => h.handle(view, state, ctx), deadline - Date.now());
     const verdict = run.ok ? checkVerdict(run.value, mutating) : undefined;
     if (verdict === undefined || typeof verdict === 'string') {
       const why = run.ok ? `returned an invalid verdict: ${verdict}` : run.timedOut ? undefined : `failed: ${errorMessage(run.error)}`;
@@ -128,7 +135,8 @@ async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: Ad
       const { code, message, reason } = verdict;
       return { allowed: false, code, message, ...(reason ? { reason } : {}), warnings };
     }
-    if (mutating && verdict.object !== undefined) current = verdict.object;
+    // Frozen too, for the handlers after it; subtrees it shares with the request already are.
+    if (mutating && verdict.object !== undefined) current = deepFreeze(verdict.object);
   }
 
   const ops = mutating && current !== baseline ? jsonPatch(baseline as object, current as object) : [];
@@ -217,7 +225,7 @@ type Raced<T> = { ok: true; value: T } | { ok: false; timedOut: true } | { ok: f
 
 /**
  * Runs `work` against a time limit. Synchronous results need no timer; a promise is raced
- * against one. Work that loses the race keeps running, on its own copy, and is ignored.
+ * against one. Work that loses the race keeps running, on the read-only request, and is ignored.
  */
 async function within<T>(work: () => T | Promise<T>, ms: number): Promise<Raced<T>> {
   if (ms <= 0) return { ok: false, timedOut: true };
@@ -257,27 +265,6 @@ function memoized(state: ClusterState): ClusterState {
       return read as Promise<Snapshot<T> | undefined>;
     },
   };
-}
-
-/**
- * A deep copy of JSON data (what JSON.parse and well-behaved handlers produce). On a ~10 KB pod
- * this is over ten times faster than structuredClone, and this runs for every pod creation.
- */
-function copyJson<T>(v: T): T {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) {
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = copyJson(v[i]);
-    return out as T;
-  }
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
-    const value = copyJson((v as Record<string, unknown>)[k]);
-    // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype instead.
-    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
-    else out[k] = value;
-  }
-  return out as T;
 }
 
 function isThenable<T>(v: T | Promise<T>): v is Promise<T> {

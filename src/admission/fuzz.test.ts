@@ -185,8 +185,7 @@ const ENDPOINTS: WebhookEndpoint[] = [
         handle: (req) => {
           const pod = req.object as Pod | undefined;
           if (!pod?.metadata || typeof pod.metadata !== 'object') return allow();
-          pod.metadata.labels = { ...pod.metadata.labels, 'fuzz.kruise.io/seen': 'true' };
-          return allow(pod);
+          return allow({ ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, 'fuzz.kruise.io/seen': 'true' } } });
         },
       },
     ],

@@ -70,14 +70,15 @@ export function encodePatch(ops: PatchOperation[]): string {
   return base64Utf8(JSON.stringify(ops));
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
 /** Bytes per String.fromCharCode call: well under engines' argument-count limits. */
 const CHUNK = 0x8000;
+const utf8 = new TextEncoder();
 
 function base64Utf8(text: string): string {
-  // btoa takes Latin-1 "binary strings": ASCII is already one, anything else goes via UTF-8 bytes.
-  if (ASCII.test(text)) return btoa(text);
-  const bytes = new TextEncoder().encode(text);
+  // btoa takes Latin-1 "binary strings": ASCII text (as many bytes as characters) already is one,
+  // anything else goes via its UTF-8 bytes. Encoding is faster than testing the text for ASCII.
+  const bytes = utf8.encode(text);
+  if (bytes.length === text.length) return btoa(text);
   let binary = '';
   for (let i = 0; i < bytes.length; i += CHUNK) {
     binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));

@@ -61,3 +61,16 @@ export function admissionReview(apiVersion: ReviewVersion, uid: string, outcome:
   if (outcome.warnings?.length) response.warnings = outcome.warnings;
   return { apiVersion, kind: 'AdmissionReview', response };
 }
+
+/**
+ * The review as JSON text. Same as JSON.stringify, except that the patch (base64, so nothing to
+ * escape: encodePatch made it) is appended rather than scanned again: it is most of the answer when sidecars are
+ * injected, tens of KB.
+ */
+export function reviewText(review: AdmissionReviewResponse): string {
+  const { patch, ...response } = review.response;
+  const text = JSON.stringify({ ...review, response });
+  if (patch === undefined) return text;
+  // `response` is the review's last member, so the text ends with the two closing braces.
+  return `${text.slice(0, -2)},"patch":"${patch}"}}`;
+}

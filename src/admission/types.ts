@@ -30,8 +30,9 @@ export type AdmissionInput<T = unknown> = {
 };
 
 /**
- * A handler's answer. Mutating handlers return a changed copy in `object`; the framework turns
- * the difference into an RFC 6902 patch. Denials carry an HTTP-style code (403 Forbidden for a
+ * A handler's answer. Mutating handlers return a changed copy in `object` (the request they get is
+ * deep-frozen and shared with the other handlers: writing to it throws, which fails the handler);
+ * the framework turns the difference into an RFC 6902 patch. Denials carry an HTTP-style code (403 Forbidden for a
  * policy denial, 429 for an exhausted budget, 400 for invalid input, 500/503 for errors).
  */
 export type Verdict<T = unknown> =

@@ -34,7 +34,7 @@ export function decideInjection(pod: V1Pod, requestNamespace: string, plan: Inje
     const set = 'set' in candidate && 'selector' in candidate ? candidate.set : candidate;
     if (m.error) error ??= m.error;
     if (!m.matched) return void results.push(m);
-    const choice = chooseRevision(set, pod, { revisions: plan.revisions, random: opts.random });
+    const choice = chooseRevision(set, pod, { revisions: plan.revisions, random: opts.random, memo: plan.revisionMemo });
     if ('error' in choice) {
       error ??= choice.error;
       return void results.push({ ...m, revisionReason: choice.error });

@@ -11,7 +11,6 @@ import {
   workingHotUpgradeContainers,
   type HashEntry,
 } from './controller/annotations.js';
-import { cloneJson } from './clone.js';
 import { rfc3339, type Container } from './controller/pod.js';
 import { appendMissing, buildSidecars, type BuiltSidecar, type PodMetaLike, type PodSpecLike, type Volume } from './sidecars.js';
 import {
@@ -97,9 +96,12 @@ function hashEntry(set: SidecarSet, stamp: string, annotation: string, withRevis
  */
 export function injectSidecarSets<P extends object>(pod: P, sets: readonly SidecarSet[], now: Date, namespace: string): InjectResult<P> {
   if (sets.length === 0) return { pod };
-  const out = cloneJson(pod) as InjectablePod;
-  const meta = (out.metadata ??= {});
-  const spec = (out.spec ??= {});
+  // The request is read-only and shared: copy only the objects whose fields are reassigned below
+  // (every list and the annotations get new arrays and objects); the rest is shared with it.
+  const from = pod as InjectablePod;
+  const out: InjectablePod = { ...from, metadata: { ...from.metadata }, spec: { ...from.spec } };
+  const meta = out.metadata!;
+  const spec = out.spec!;
   const who = `${namespace}/${meta.name ?? meta.generateName ?? ''}`;
   const stamp = rfc3339(now);
 
@@ -115,7 +117,7 @@ export function injectSidecarSets<P extends object>(pod: P, sets: readonly Sidec
   if ('error' in hashesWithoutImage) return hashesWithoutImage;
 
   // Every set builds from the pod as the client sent it (metadata patches aside), as OpenKruise does.
-  const source = { spec: cloneJson(spec), meta: { labels: meta.labels ?? {}, annotations } };
+  const source = { spec: from.spec ?? {}, meta: { labels: meta.labels ?? {}, annotations } };
   const inits: { sidecar: BuiltSidecar; set: string }[] = [];
   const containers: { sidecar: BuiltSidecar; set: string }[] = [];
   const volumes: Volume[] = [];
@@ -127,7 +129,7 @@ export function injectSidecarSets<P extends object>(pod: P, sets: readonly Sidec
     inits.push(...built.initContainers.map((sidecar) => ({ sidecar, set: name })));
     containers.push(...built.containers.map((sidecar) => ({ sidecar, set: name })));
     volumes.push(...built.volumes);
-    secrets.push(...built.imagePullSecrets);
+    secrets.push(...built.imagePullSecrets.map((p) => ({ ...p }))); // not the set's own objects
     Object.assign(annotations, built.versionAnnotations);
     if (Object.keys(built.workingContainers).length) working = { ...working, ...built.workingContainers };
     if (built.initContainers.length + built.containers.length > 0) {

@@ -5,9 +5,10 @@
 // Web Crypto; revision choice during admission is synchronous). Web APIs only.
 import type { V1ControllerRevision } from '@kubernetes/client-node';
 import type { Snapshot } from '../admission/types.js';
+import { deepFreeze } from '../kube/frozen.js';
 import { sidecarSetHash, sidecarSetHashWithoutImage } from './hash.js';
 import { indexSidecarSets, type Labels, type SidecarSetIndex } from './match.js';
-import { restoreSidecarSet } from './revision.js';
+import { restoreSidecarSet, revisionMemo, type RevisionMemo } from './revision.js';
 import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, SIDECARSET_NAME_LABEL, type SidecarSet } from './types.js';
 
 export type InjectionPlan = {
@@ -16,6 +17,8 @@ export type InjectionPlan = {
   namespaceLabels: ReadonlyMap<string, Labels>;
   /** SidecarSet revisions in the Kruise namespace, each with both hash annotations. */
   revisions: readonly V1ControllerRevision[];
+  /** Revision lookups and restored sets, kept for the plan's life. */
+  revisionMemo: RevisionMemo;
   /** The oldest observation the plan was built from (ms since epoch). */
   observedAt: number;
 };
@@ -48,7 +51,9 @@ async function withHashes(rev: V1ControllerRevision, sets: ReadonlyMap<string, S
 }
 
 export async function buildInjectionPlan(inputs: PlanInputs): Promise<InjectionPlan> {
-  const sets = inputs.sets.items;
+  // Read-only from here on: what is derived from the sets (their containers as injected) is then
+  // kept and shared across pods (sidecars.ts).
+  const sets = deepFreeze(inputs.sets.items);
   const byName = new Map(sets.map((s) => [s.metadata?.name ?? '', s]));
   const revisions = await Promise.all(
     inputs.revisions.items.filter((r) => r.metadata?.namespace === inputs.kruiseNamespace).map((r) => withHashes(r, byName)),
@@ -58,6 +63,7 @@ export async function buildInjectionPlan(inputs: PlanInputs): Promise<InjectionP
     sets,
     namespaceLabels: new Map(inputs.namespaces.items.map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}])),
     revisions,
+    revisionMemo: revisionMemo(revisions),
     observedAt: Math.min(inputs.sets.observedAt, inputs.namespaces.observedAt, inputs.revisions.observedAt),
   };
 }

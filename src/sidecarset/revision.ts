@@ -14,6 +14,7 @@
 // exactly those fields (null or absent ones are dropped); without it each listed spec field is
 // replaced (null deletes). Metadata and status are the current set's, except the hash annotations
 // (from the revision; recomputed when it has none) and status.latestRevision = the revision name.
+import { deepFreeze } from '../kube/frozen.js';
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
 import { cloneJson } from './clone.js';
 import { compileSelector, selectorMatches } from './match.js';
@@ -50,7 +51,38 @@ export type RevisionOptions = {
   /** Uniform in [0, 1); only consulted for policy Partial with a percentage partition. */
   random: () => number;
   hasher?: SidecarSetHasher;
+  /**
+   * findHistoryRevision and restoreSidecarSet over `revisions`, remembered (the injection plan
+   * keeps them per state version, so a pinned set is not looked up and restored for every pod).
+   */
+  memo?: RevisionMemo;
 };
+
+/** Both depend only on the set and the revisions, which a plan fixes. */
+export type RevisionMemo = {
+  history(set: SidecarSet): { revision: V1ControllerRevision } | Failure;
+  restore(set: SidecarSet, revision: V1ControllerRevision): SidecarSet | Failure;
+};
+
+/** A RevisionMemo over fixed `revisions`; results are shared, so they are frozen. */
+export function revisionMemo(revisions: readonly V1ControllerRevision[], hasher?: SidecarSetHasher): RevisionMemo {
+  const history = new Map<SidecarSet, { revision: V1ControllerRevision } | Failure>();
+  const restored = new Map<SidecarSet, Map<V1ControllerRevision, SidecarSet | Failure>>();
+  return {
+    history(set) {
+      let found = history.get(set);
+      if (!found) history.set(set, (found = findHistoryRevision(set, revisions)));
+      return found;
+    },
+    restore(set, revision) {
+      let bySet = restored.get(set);
+      if (!bySet) restored.set(set, (bySet = new Map()));
+      let out = bySet.get(revision);
+      if (!out) bySet.set(revision, (out = deepFreeze(restoreSidecarSet(set, revision, hasher))));
+      return out;
+    },
+  };
+}
 
 type Failure = { error: string };
 
@@ -181,12 +213,12 @@ function parsePercentage(s: string): number | undefined {
  * does not select, else a draw weighted by a percentage partition (an int or no partition ⇒
  * latest); any other policy (Always, empty) ⇒ revision.
  */
-export function planRevision(set: SidecarSet, pod: V1Pod, revisions: readonly V1ControllerRevision[]): RevisionPlan | Failure {
+export function planRevision(set: SidecarSet, pod: V1Pod, revisions: readonly V1ControllerRevision[], memo?: RevisionMemo): RevisionPlan | Failure {
   const info = set.spec?.injectionStrategy?.revision;
   if (!info || (info.revisionName == null && info.customVersion == null)) {
     return { kind: 'latest', reason: 'no injectionStrategy.revision: the latest version' };
   }
-  const found = findHistoryRevision(set, revisions);
+  const found = memo ? memo.history(set) : findHistoryRevision(set, revisions);
   if ('error' in found) return found;
   const { revision } = found;
   const rev = JSON.stringify(revision.metadata?.name ?? '');
@@ -218,11 +250,11 @@ export function planRevision(set: SidecarSet, pod: V1Pod, revisions: readonly V1
 
 /** planRevision, with the draw made and the history version restored. */
 export function chooseRevision(set: SidecarSet, pod: V1Pod, opts: RevisionOptions): RevisionChoice | Failure {
-  const plan = planRevision(set, pod, opts.revisions);
+  const plan = planRevision(set, pod, opts.revisions, opts.memo);
   if ('error' in plan) return plan;
   if (!plan.revision) return { revisionSet: set, reason: plan.reason };
   // OpenKruise restores the revision before deciding, so a broken revision fails either way.
-  const restored = restoreSidecarSet(set, plan.revision, opts.hasher);
+  const restored = opts.memo ? opts.memo.restore(set, plan.revision) : restoreSidecarSet(set, plan.revision, opts.hasher);
   if ('error' in restored) return restored;
   if (plan.kind === 'latest') return { revisionSet: set, reason: plan.reason };
   const revision = plan.revision.metadata?.name ?? '';

@@ -1,6 +1,7 @@
 // Builds what one SidecarSet injects into a new pod (SEMANTICS.md §2.4.5, §2.4.7): its init
 // containers and containers with shared volume mounts, transferred env and IS_INJECTED, the volumes
 // and image pull secrets they need, and hot-upgrade pairs. Pure, Web APIs only.
+import { frozenDerivation } from '../kube/frozen.js';
 import { cloneJson, cloneJsonWithout } from './clone.js';
 import { hotUpgradeContainerNames, isHotUpgradeContainer } from './controller/pod-state.js';
 import type { Container, EnvVar } from './controller/pod.js';
@@ -108,11 +109,17 @@ function sourceFromField(fieldPath: string, meta: PodMetaLike): string | undefin
   return undefined;
 }
 
+/** The pod containers' env vars by "container/name"; once per pod when it is read-only (admission). */
+const envByContainer = frozenDerivation((pod: PodSpecLike) => {
+  const byKey = new Map<string, EnvVar>();
+  for (const c of pod.containers ?? []) for (const e of envOf(c)) byKey.set(`${c.name}/${e.name}`, e);
+  return byKey;
+});
+
 /** GetSidecarTransferEnvs: env vars copied whole from pod containers, names sorted per entry. */
 function transferredEnv(sidecar: SidecarContainer, pod: PodSpecLike, meta: PodMetaLike): EnvVar[] {
   if (!sidecar.transferEnv?.length) return [];
-  const byKey = new Map<string, EnvVar>();
-  for (const c of pod.containers ?? []) for (const e of envOf(c)) byKey.set(`${c.name}/${e.name}`, e);
+  const byKey = envByContainer(pod);
   const out: EnvVar[] = [];
   for (const t of sidecar.transferEnv ?? []) {
     let source = t.sourceContainerName ?? '';
@@ -131,20 +138,24 @@ function transferredEnv(sidecar: SidecarContainer, pod: PodSpecLike, meta: PodMe
   return out;
 }
 
-/** The container as the pod gets it: a copy without the SidecarContainer-only fields. */
-function plainContainer(sidecar: SidecarContainer): Container {
-  return cloneJsonWithout(sidecar, SIDECAR_ONLY_FIELDS) as Container;
-}
+/**
+ * The container as the pod gets it: without the SidecarContainer-only fields. Made once per
+ * sidecar object of the pushed state and shared, read-only, by every pod it is injected into.
+ */
+const plainContainer = frozenDerivation((sidecar: SidecarContainer) => cloneJsonWithout(sidecar, SIDECAR_ONLY_FIELDS) as Container);
+/** A set's volume as injected, shared the same way. */
+const sharedVolume = frozenDerivation((volume: Volume) => cloneJson(volume));
 
 /** One sidecar with shared mounts, IS_INJECTED and transferred env; queues the set volumes it mounts. */
 function prepare(sidecar: SidecarContainer, set: SidecarSet, pod: PodSpecLike, meta: PodMetaLike, volumes: Volume[]): Container {
   const setVolumes = new Map((set.spec?.volumes ?? []).map((v) => [v.name, v as Volume]));
   const shared = sharedMountsAndEnv(sidecar, pod);
   const transfer = mergeEnv(transferredEnv(sidecar, pod, meta), shared.env);
-  const c = plainContainer(sidecar);
+  // Shallow: the lists set below are new, everything else stays shared and frozen.
+  const c: Container = { ...plainContainer(sidecar) };
   for (const m of mountsOf(c)) {
     const v = setVolumes.get(m.name);
-    if (v) volumes.push(cloneJson(v));
+    if (v) volumes.push(sharedVolume(v));
   }
   c.volumeMounts = mergeMounts(mountsOf(c), shared.mounts);
   // §8: appended even when the sidecar already defines IS_INJECTED, as OpenKruise does.
