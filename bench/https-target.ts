@@ -114,7 +114,9 @@ export async function startMiniflarePair(opts: {
  * for the one JSON line it prints when listening; `stop` closes its stdin, which ends it.
  */
 export async function startNodeProcess<T>(script: string, tls: Tls): Promise<{ target: T; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, tls.certPath, tls.keyPath], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  // KS_BENCH_CPU_PROFILE=<dir>: the target writes a V8 CPU profile there when it exits.
+  const profile = process.env.KS_BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KS_BENCH_CPU_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script, tls.certPath, tls.keyPath], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     child.stdin?.end();

@@ -25,9 +25,23 @@ describe('jsonPatch', () => {
       [{ op: 'add', path: '/spec/containers/1', value: { name: 'sidecar', image: 'envoy' } }],
     ],
     [
-      'insert a container in front: the array is replaced once, not rewritten element by element',
+      'insert a container in front: one add, not every container after it rewritten',
       (p) => void p.spec.containers.unshift({ name: 'sidecar', image: 'envoy' }),
-      [{ op: 'replace', path: '/spec/containers', value: [{ name: 'sidecar', image: 'envoy' }, { name: 'app', image: 'nginx' }] }],
+      [{ op: 'add', path: '/spec/containers/0', value: { name: 'sidecar', image: 'envoy' } }],
+    ],
+    [
+      'insert before and after: adds at the final indices, ascending',
+      (p) => void p.spec.containers.splice(0, 1, { name: 's1', image: 'a' }, { name: 's2', image: 'b' }, { name: 'app', image: 'nginx' }, { name: 's3', image: 'c' }),
+      [
+        { op: 'add', path: '/spec/containers/0', value: { name: 's1', image: 'a' } },
+        { op: 'add', path: '/spec/containers/1', value: { name: 's2', image: 'b' } },
+        { op: 'add', path: '/spec/containers/3', value: { name: 's3', image: 'c' } },
+      ],
+    ],
+    [
+      'insert one container and change another: the array is replaced once',
+      (p) => void (p.spec.containers = [{ name: 'sidecar', image: 'envoy' }, { name: 'app', image: 'nginx:2' }]),
+      [{ op: 'replace', path: '/spec/containers', value: [{ name: 'sidecar', image: 'envoy' }, { name: 'app', image: 'nginx:2' }] }],
     ],
     [
       'change an element of an array of the same length',
@@ -45,6 +59,27 @@ describe('jsonPatch', () => {
     mutate(mutated);
     const ops = jsonPatch(original, mutated);
     expect(ops).toEqual(want);
+    expect(jsonpatch.applyPatch(structuredClone(original), ops).newDocument).toEqual(mutated);
+  });
+});
+
+describe('jsonPatch: array removals', () => {
+  it('removes at the old indices, descending, and applies', () => {
+    const original = { list: ['a', 'b', 'c', 'd', 'e'] };
+    const mutated = { list: ['a', 'c', 'e'] };
+    const ops = jsonPatch(original, mutated);
+    expect(ops).toEqual([
+      { op: 'remove', path: '/list/3' },
+      { op: 'remove', path: '/list/1' },
+    ]);
+    expect(jsonpatch.applyPatch(structuredClone(original), ops).newDocument).toEqual(mutated);
+  });
+
+  it('repeated equal items: still only adds, and applying them gives the new array', () => {
+    const original = { list: ['x', 'x', 'y'] };
+    const mutated = { list: ['x', 'y', 'x', 'x', 'y', 'x'] };
+    const ops = jsonPatch(original, mutated);
+    expect(ops.every((o) => o.op === 'add')).toBe(true);
     expect(jsonpatch.applyPatch(structuredClone(original), ops).newDocument).toEqual(mutated);
   });
 });
@@ -71,6 +106,8 @@ describe('jsonPatch on random documents', () => {
       const out = v.map((x) => (rand(2) ? mutate(x, depth + 1) : x));
       if (rand(3) === 0) out.push(value(depth + 1));
       if (rand(4) === 0) out.unshift(value(depth + 1));
+      if (rand(4) === 0) out.splice(rand(out.length + 1), 0, value(depth + 1));
+      if (rand(4) === 0 && out.length) out.splice(rand(out.length), 1 + rand(2));
       return out;
     }
     if (typeof v === 'object' && v !== null) {
@@ -82,8 +119,8 @@ describe('jsonPatch on random documents', () => {
     return value(depth);
   };
 
-  it('applying the patch to the original always gives the mutated document (500 seeded pairs)', () => {
-    for (let i = 0; i < 500; i++) {
+  it('applying the patch to the original always gives the mutated document (2,000 seeded pairs)', () => {
+    for (let i = 0; i < 2000; i++) {
       const original = { doc: value(0) };
       const mutated = { doc: mutate(structuredClone(original.doc), 0) };
       const ops = jsonPatch(original, mutated);

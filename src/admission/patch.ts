@@ -4,9 +4,10 @@
 // Written here rather than taken from fast-json-patch (which the tests use to apply patches): its
 // compare diffs arrays position by position, so a sidecar inserted before the app container
 // rewrites every container after it (tens of KB per pod), and it deep-copies every value it emits.
-// Here an array that only grew at its end gets `add`s, one of the same length is diffed element by
-// element, and any other change replaces the array once; values are referenced, not copied (the
-// patch is serialised at once).
+// Here an array that only gained items (anywhere) gets an `add` per new item, one that only lost
+// items a `remove` per item gone, one of the same length is diffed element by element, and any
+// other change replaces the array once; values are referenced, not copied (the patch is
+// serialised at once).
 
 export type PatchOperation =
   | { op: 'add'; path: string; value: unknown }
@@ -30,14 +31,43 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
 }
 
+/**
+ * Where each item of `short` sits in `long` if `short` is `long` with some items taken out (in
+ * order, each equal): the first match for each, which is as good as any (the others are all
+ * inserted or removed either way). Undefined if it is not.
+ */
+function embedding(short: readonly unknown[], long: readonly unknown[]): boolean[] | undefined {
+  const kept = new Array<boolean>(long.length).fill(false);
+  let i = 0;
+  for (let j = 0; j < long.length && i < short.length; j++) {
+    if (long.length - j < short.length - i) return undefined;
+    if (deepEqual(short[i], long[j])) {
+      kept[j] = true;
+      i++;
+    }
+  }
+  return i === short.length ? kept : undefined;
+}
+
 function diffArray(a: readonly unknown[], b: readonly unknown[], path: string, ops: PatchOperation[]): void {
   if (a.length === b.length) {
     for (let i = 0; i < a.length; i++) diffValue(a[i], b[i], `${path}/${i}`, ops);
-  } else if (b.length > a.length && a.every((x, i) => deepEqual(x, b[i]))) {
-    for (let i = a.length; i < b.length; i++) ops.push({ op: 'add', path: `${path}/${i}`, value: b[i] });
-  } else {
-    ops.push({ op: 'replace', path, value: b });
+    return;
   }
+  // Only insertions (sidecars before and after the app containers): an add at each new item's
+  // final index, ascending, so each lands where the ones before it already are.
+  const inserted = b.length > a.length ? embedding(a, b) : undefined;
+  if (inserted) {
+    for (let j = 0; j < b.length; j++) if (!inserted[j]) ops.push({ op: 'add', path: `${path}/${j}`, value: b[j] });
+    return;
+  }
+  // Only removals: a remove at each old index, descending, so none shifts another.
+  const kept = a.length > b.length ? embedding(b, a) : undefined;
+  if (kept) {
+    for (let i = a.length - 1; i >= 0; i--) if (!kept[i]) ops.push({ op: 'remove', path: `${path}/${i}` });
+    return;
+  }
+  ops.push({ op: 'replace', path, value: b });
 }
 
 function diffValue(a: unknown, b: unknown, path: string, ops: PatchOperation[]): void {
