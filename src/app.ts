@@ -19,8 +19,8 @@ import {
   isClusterId,
   newSecret,
   rotateCredentials,
+  secretVerifier,
   sha256Hex,
-  verifySecret,
   type ClusterCredentials,
   type ClusterRegistry,
   type Hasher,
@@ -87,6 +87,7 @@ const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 export function buildApp(ports: AppPorts): Hono {
   const now = ports.now ?? Date.now;
   const hash = ports.hash ?? sha256Hex;
+  const verifySecret = secretVerifier(hash);
   const endpoints = new Map(ports.endpoints.map((e) => [e.path, e]));
   const app = new Hono();
 
@@ -97,7 +98,7 @@ export function buildApp(ports: AppPorts): Hono {
     const t = now();
     const creds = isClusterId(clusterId) ? await ports.registry.credentials(clusterId) : undefined;
     const endpoint = endpoints.get(path);
-    if (!(await verifySecret(secret, creds?.webhookSecrets, t, hash)) || !endpoint) return c.json(NOT_FOUND, 404);
+    if (!(await verifySecret(secret, creds?.webhookSecrets, t)) || !endpoint) return c.json(NOT_FOUND, 404);
     const length = Number(c.req.header('content-length') ?? '0');
     if (length > MAX_REVIEW_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_REVIEW_BYTES}` }, 400);
     const body = await c.req.text();
@@ -122,7 +123,7 @@ export function buildApp(ports: AppPorts): Hono {
     const t = now();
     const creds = isClusterId(clusterId) ? await ports.registry.credentials(clusterId) : undefined;
     const explain = ports.explainers?.[name];
-    if (!(await verifySecret(secret, creds?.webhookSecrets, t, hash)) || !explain) return c.json(NOT_FOUND, 404);
+    if (!(await verifySecret(secret, creds?.webhookSecrets, t)) || !explain) return c.json(NOT_FOUND, 404);
     const length = Number(c.req.header('content-length') ?? '0');
     if (length > MAX_REVIEW_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_REVIEW_BYTES}` }, 400);
     let body: unknown;
@@ -140,7 +141,7 @@ export function buildApp(ports: AppPorts): Hono {
     const clusterId = c.req.param('clusterId') ?? '';
     if (!isClusterId(clusterId)) return undefined;
     const creds = await ports.registry.credentials(clusterId);
-    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', creds?.syncTokens, now(), hash);
+    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', creds?.syncTokens, now());
     return ok ? clusterId : undefined;
   };
 
@@ -198,7 +199,7 @@ export function buildApp(ports: AppPorts): Hono {
 
   const adminAuth = async (c: Context): Promise<ClusterAdmin | undefined> => {
     if (!ports.admin) return undefined;
-    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', [{ sha256: ports.admin.tokenSha256 }], now(), hash);
+    const ok = await verifySecret(bearerToken(c.req.header('authorization')) ?? '', [{ sha256: ports.admin.tokenSha256 }], now());
     return ok ? ports.admin.clusters : undefined;
   };
 

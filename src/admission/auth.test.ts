@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken, constantTimeEqual, isClusterId, newSecret, rotateCredentials, sha256Hex, verifySecret } from './auth.js';
+import { bearerToken, constantTimeEqual, isClusterId, newSecret, rotateCredentials, secretVerifier, sha256Hex, verifySecret } from './auth.js';
 
 describe('path secrets', () => {
   it('are 256-bit hex and unique', () => {
@@ -61,4 +61,47 @@ describe('helpers', () => {
     ['Basic abc', undefined],
     [null, undefined],
   ])('bearerToken(%s)', (h, want) => expect(bearerToken(h)).toBe(want));
+});
+
+describe('secretVerifier', () => {
+  const counting = () => {
+    const calls: string[] = [];
+    return { calls, hasher: async (t: string) => (calls.push(t), sha256Hex(t)) };
+  };
+
+  it('hashes a secret that verified once, and still checks it against the credentials of each call', async () => {
+    const { calls, hasher } = counting();
+    const verify = secretVerifier(hasher);
+    const secret = newSecret();
+    const creds = [{ sha256: await sha256Hex(secret) }];
+    expect(await verify(secret, creds, 0)).toBe(true);
+    expect(await verify(secret, creds, 0)).toBe(true);
+    expect(calls).toEqual([secret]);
+    // another cluster's credentials, an expired credential, an unknown cluster: refused all the same
+    expect(await verify(secret, [{ sha256: await sha256Hex(newSecret()) }], 0)).toBe(false);
+    expect(await verify(secret, [{ sha256: creds[0]!.sha256, notAfter: 10 }], 11)).toBe(false);
+    expect(await verify(secret, undefined, 0)).toBe(false);
+    expect(calls).toEqual([secret]);
+  });
+
+  it('never keeps a wrong secret: each attempt is hashed', async () => {
+    const { calls, hasher } = counting();
+    const verify = secretVerifier(hasher);
+    const creds = [{ sha256: await sha256Hex(newSecret()) }];
+    const wrong = newSecret();
+    expect(await verify(wrong, creds, 0)).toBe(false);
+    expect(await verify(wrong, creds, 0)).toBe(false);
+    expect(calls).toEqual([wrong, wrong]);
+  });
+
+  it('keeps at most `capacity` secrets, forgetting the oldest', async () => {
+    const { calls, hasher } = counting();
+    const verify = secretVerifier(hasher, 2);
+    const secrets = [newSecret(), newSecret(), newSecret()];
+    const creds = await Promise.all(secrets.map(async (s) => ({ sha256: await sha256Hex(s) })));
+    for (const s of secrets) expect(await verify(s, creds, 0)).toBe(true);
+    expect(await verify(secrets[2]!, creds, 0)).toBe(true); // kept
+    expect(await verify(secrets[0]!, creds, 0)).toBe(true); // forgotten: hashed again
+    expect(calls).toEqual([...secrets, secrets[0]]);
+  });
 });

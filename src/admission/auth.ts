@@ -65,7 +65,10 @@ const DUMMY: Credential[] = [{ sha256: '0'.repeat(64) }];
  * unknown cluster (undefined) is compared against a dummy, so timing reveals nothing.
  */
 export async function verifySecret(presented: string, creds: Credential[] | undefined, now: number, hasher: Hasher = sha256Hex): Promise<boolean> {
-  const hash = await hasher(presented);
+  return matchesCredential(await hasher(presented), creds, now);
+}
+
+function matchesCredential(hash: string, creds: Credential[] | undefined, now: number): boolean {
   let ok = false;
   for (const c of creds ?? DUMMY) {
     const match = constantTimeEqual(hash, c.sha256);
@@ -73,6 +76,30 @@ export async function verifySecret(presented: string, creds: Credential[] | unde
     ok = (match && live && creds !== undefined) || ok;
   }
   return ok;
+}
+
+export type SecretVerifier = (presented: string, creds: Credential[] | undefined, now: number) => Promise<boolean>;
+
+/**
+ * verifySecret that remembers the hashes of secrets that verified (at most `capacity`, oldest
+ * forgotten first), so the path secret every webhook call carries is hashed once per process or
+ * isolate, not per call (Web Crypto's digest is a noticeable share of a Worker's admission). Each
+ * call still compares against the credentials as they are now, so rotation and expiry apply at
+ * once. Wrong secrets are never kept, so guessing cannot evict the right ones, and they cost
+ * what they always did.
+ */
+export function secretVerifier(hasher: Hasher = sha256Hex, capacity = 256): SecretVerifier {
+  const verified = new Map<string, string>();
+  return async (presented, creds, now) => {
+    const known = verified.get(presented);
+    const hash = known ?? (await hasher(presented));
+    const ok = matchesCredential(hash, creds, now);
+    if (ok && known === undefined) {
+      if (verified.size >= capacity) verified.delete(verified.keys().next().value as string);
+      verified.set(presented, hash);
+    }
+    return ok;
+  };
 }
 
 /**
