@@ -1,6 +1,7 @@
 import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { encodePatch, jsonPatch, type PatchOperation } from './patch.js';
+import { seededRandom } from '../../test/fixtures/seeded-random.js';
 
 function decodePatch(b64: string): PatchOperation[] {
   const binary = atob(b64);
@@ -85,12 +86,7 @@ describe('jsonPatch: array removals', () => {
 });
 
 describe('jsonPatch on random documents', () => {
-  // A seeded generator: every run checks the same 500 pairs.
-  let seed = 42;
-  const rand = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
-  };
+  const rand = seededRandom(42); // every run checks the same pairs
   const value = (depth: number): unknown => {
     const k = rand(depth > 2 ? 4 : 7);
     if (k === 0) return null;

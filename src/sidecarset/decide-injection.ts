@@ -24,7 +24,7 @@ export type DecideOptions = {
 
 export function decideInjection(pod: V1Pod, requestNamespace: string, plan: InjectionPlan, opts: DecideOptions): InjectionDecision {
   const namespace = podNamespace(pod, requestNamespace);
-  const candidates = opts.everySet ? plan.sets : candidatesFor(plan.index, namespace);
+  const candidates = opts.everySet ? plan.sets : candidatesFor(plan.index, namespace, pod.metadata?.labels ?? {});
   const matches = matchSidecarSets(pod, namespace, candidates, plan.namespaceLabels.get(namespace));
   const results: SetDecision[] = [];
   const sets: SidecarSet[] = [];

@@ -95,10 +95,24 @@ export type IndexedSidecarSet = {
   readonly namespaceSelector?: CompiledSelector;
 };
 
+/**
+ * One list of candidate sets, in order, with a way to skip most of them for a pod: each set whose
+ * selector requires `key In (values)` (matchLabels included) is filed under each `key=value`, so
+ * only the sets filed under one of the pod's own labels, and those that could not be filed
+ * (no such requirement, or a selector that is empty, missing or invalid), are matched at all.
+ */
+export type CandidateList = {
+  readonly all: readonly IndexedSidecarSet[];
+  /** "key\u0000value" → positions in `all`. */
+  readonly byLabel: ReadonlyMap<string, readonly number[]>;
+  /** Positions in `all` that every pod must be matched against. */
+  readonly unfiled: readonly number[];
+};
+
 export type SidecarSetIndex = {
   /** Sets bound to named namespaces (spec.namespace or a kubernetes.io/metadata.name selector). */
-  readonly byNamespace: ReadonlyMap<string, readonly IndexedSidecarSet[]>;
-  readonly clusterWide: readonly IndexedSidecarSet[];
+  readonly byNamespace: ReadonlyMap<string, CandidateList>;
+  readonly clusterWide: CandidateList;
 };
 
 const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
@@ -132,6 +146,27 @@ export function indexedNamespaces(set: SidecarSet): string[] | undefined {
   return undefined;
 }
 
+const labelKey = (key: string, value: string) => `${key}\u0000${value}`;
+
+function candidateList(all: IndexedSidecarSet[]): CandidateList {
+  const byLabel = new Map<string, number[]>();
+  const unfiled: number[] = [];
+  all.forEach((entry, at) => {
+    const sel = entry.selector;
+    // An `In` requirement with no values matches no pod: such a set is filed nowhere but kept, so
+    // the pod still gets its verdict the way a scan would give it (not matched).
+    const filing = sel.kind === 'requirements' ? sel.requirements.find((r) => r.operator === 'In') : undefined;
+    if (!filing) return void unfiled.push(at);
+    for (const value of new Set(filing.values)) {
+      const key = labelKey(filing.key, value);
+      const bucket = byLabel.get(key);
+      if (bucket) bucket.push(at);
+      else byLabel.set(key, [at]);
+    }
+  });
+  return { all, byLabel, unfiled };
+}
+
 export function indexSidecarSets(sets: readonly SidecarSet[]): SidecarSetIndex {
   const byNamespace = new Map<string, IndexedSidecarSet[]>();
   const clusterWide: IndexedSidecarSet[] = [];
@@ -148,12 +183,28 @@ export function indexSidecarSets(sets: readonly SidecarSet[]): SidecarSetIndex {
       else byNamespace.set(ns, [entry]);
     }
   }
-  return { byNamespace, clusterWide };
+  return { byNamespace: new Map([...byNamespace].map(([ns, list]) => [ns, candidateList(list)])), clusterWide: candidateList(clusterWide) };
 }
 
-/** The sets worth matching for a pod in `namespace`: its bucket, then the cluster-wide sets. */
-export function candidatesFor(index: SidecarSetIndex, namespace: string): IndexedSidecarSet[] {
-  return [...(index.byNamespace.get(namespace || 'default') ?? []), ...index.clusterWide];
+/** The sets of `list` a pod with `labels` could match, in list order. */
+function narrowed(list: CandidateList, labels: Labels): IndexedSidecarSet[] {
+  const at = [...list.unfiled];
+  for (const key of Object.keys(labels)) {
+    const filed = list.byLabel.get(labelKey(key, labels[key]!));
+    if (filed) at.push(...filed);
+  }
+  // Each set is filed under one requirement's values, and a pod has one value per key: no repeats.
+  return at.sort((a, b) => a - b).map((i) => list.all[i]!);
+}
+
+/**
+ * The sets worth matching for a pod in `namespace` with `labels`: its namespace's bucket, then the
+ * cluster-wide sets, each narrowed by the pod's labels. Matching these gives the same sets, in the
+ * same order, as matching every set would.
+ */
+export function candidatesFor(index: SidecarSetIndex, namespace: string, labels: Labels): IndexedSidecarSet[] {
+  const bucket = index.byNamespace.get(namespace || 'default');
+  return [...(bucket ? narrowed(bucket, labels) : []), ...narrowed(index.clusterWide, labels)];
 }
 
 // ---- Matching (§2.4.2) ------------------------------------------------------------------------
