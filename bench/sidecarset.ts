@@ -21,7 +21,15 @@ import { measureHandler, type HandlerResult } from './sidecarset-handler.js';
 import type { SidecarSetNodeTarget } from './sidecarset-node-target.js';
 import type { Scenario } from './webhook.js';
 
-const CONCURRENCY = 8;
+/** Admissions in flight end to end: 8 (the machine loaded), or KS_BENCH_IN_FLIGHT (1: unloaded latency). */
+const CONCURRENCY = inFlight(process.env.KS_BENCH_IN_FLIGHT);
+
+function inFlight(setting: string | undefined): number {
+  if (setting === undefined || setting === '') return 8;
+  const n = Number(setting);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`KS_BENCH_IN_FLIGHT must be an integer from 1 to 64, not ${JSON.stringify(setting)}`);
+  return n;
+}
 /** Per platform, match count and path: at most this many measured admissions, in at most this long. */
 const MEASURE = { requests: 1_200, maxMs: 6_000 };
 const ROUNDS = 6;
