@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { defaultSidecarSet, withHashAnnotations } from './defaults.js';
 import { injectSidecarSets, type InjectablePod } from './inject.js';
 import type { SidecarSet } from './types.js';
+import { deepFreeze } from '../kube/frozen.js';
 
 const NOW = new Date('2026-11-23T10:00:00.123Z');
 const STAMP = '2026-11-23T10:00:00Z';
@@ -76,6 +77,19 @@ describe('container placement (§2.4.6)', () => {
   it('refuses two sets injecting the same container name, naming both', () => {
     const r = injectSidecarSets(pod(), [set('a', { containers: [{ name: 'dup', image: 'x' }] }), set('b', { containers: [{ name: 'dup', image: 'y' }] })], NOW, 'ns');
     expect(r).toEqual({ error: expect.stringContaining('sidecarsets "a" and "b" both inject a container named "dup"') });
+  });
+});
+
+describe('sets held read-only (as in an injection plan)', () => {
+  it('gives each pod its own env and mounts on the shared, frozen sidecar', () => {
+    const sidecar = { name: 'proxy', image: 'envoy:1', env: [{ name: 'A', value: '1' }], shareVolumePolicy: { type: 'enabled' }, transferEnv: [{ sourceContainerName: 'main', envName: 'TZ' }] };
+    const frozen = deepFreeze(set('mesh', { containers: [sidecar] as Spec['containers'] }));
+    const first = inject(pod({ containers: [{ name: 'main', image: 'app:1', env: [{ name: 'TZ', value: 'UTC' }], volumeMounts: [{ name: 'data', mountPath: '/data' }] }] }), frozen);
+    const second = inject(pod({ containers: [{ name: 'main', image: 'app:1', env: [{ name: 'TZ', value: 'CET' }] }] }), frozen);
+    expect(env(first, 'proxy')).toEqual([{ name: 'A', value: '1' }, { name: 'IS_INJECTED', value: 'true' }, { name: 'TZ', value: 'UTC' }]);
+    expect(env(second, 'proxy')).toEqual([{ name: 'A', value: '1' }, { name: 'IS_INJECTED', value: 'true' }, { name: 'TZ', value: 'CET' }]);
+    expect(first.spec?.containers?.find((c) => c.name === 'proxy')?.volumeMounts).toEqual([{ name: 'data', mountPath: '/data' }]);
+    expect(second.spec?.containers?.find((c) => c.name === 'proxy')?.volumeMounts).toEqual([]);
   });
 });
 
