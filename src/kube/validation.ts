@@ -168,6 +168,25 @@ export function validateAnnotations(annotations: unknown, field: string): FieldE
 export type SelectorRequirement = { key?: string; operator?: string; values?: string[] | null };
 export type LabelSelector = { matchLabels?: Record<string, string> | null; matchExpressions?: SelectorRequirement[] | null };
 
+/**
+ * The operator of a selector requirement against its values, at `at`, with Kubernetes' messages:
+ * label selectors know In, NotIn, Exists and DoesNotExist; node selectors (`numeric`) also Gt and Lt.
+ */
+export function selectorOperatorErrors(operator: string | undefined, values: readonly string[], at: string, numeric: boolean): FieldError[] {
+  switch (operator) {
+    case 'In':
+    case 'NotIn':
+      return values.length === 0 ? [{ field: `${at}.values`, type: 'Required', detail: "must be specified when `operator` is 'In' or 'NotIn'" }] : [];
+    case 'Exists':
+    case 'DoesNotExist':
+      return values.length > 0 ? [{ field: `${at}.values`, type: 'Forbidden', detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" }] : [];
+    case 'Gt':
+    case 'Lt':
+      if (numeric) return values.length !== 1 ? [{ field: `${at}.values`, type: 'Required', detail: "must be specified single value when `operator` is 'Lt' or 'Gt'" }] : [];
+  }
+  return [{ field: `${at}.operator`, type: 'Invalid', value: operator ?? '', detail: 'not a valid selector operator' }];
+}
+
 /** metav1validation.ValidateLabelSelector (label values checked, as by default). */
 export function validateLabelSelector(sel: LabelSelector | null | undefined, field: string): FieldError[] {
   if (!sel) return [];
@@ -175,18 +194,7 @@ export function validateLabelSelector(sel: LabelSelector | null | undefined, fie
   for (const [i, req] of (sel.matchExpressions ?? []).entries()) {
     const at = `${field}.matchExpressions[${i}]`;
     const values = req.values ?? [];
-    switch (req.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) errs.push({ field: `${at}.values`, type: 'Required', detail: "must be specified when `operator` is 'In' or 'NotIn'" });
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) errs.push({ field: `${at}.values`, type: 'Forbidden', detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
-        break;
-      default:
-        errs.push({ field: `${at}.operator`, type: 'Invalid', value: req.operator ?? '', detail: 'not a valid selector operator' });
-    }
+    errs.push(...selectorOperatorErrors(req.operator, values, at, false));
     for (const detail of isQualifiedName(req.key ?? '')) errs.push({ field: `${at}.key`, type: 'Invalid', value: req.key ?? '', detail });
     for (const [j, v] of values.entries()) {
       for (const detail of isValidLabelValue(v)) errs.push({ field: `${at}.values[${j}]`, type: 'Invalid', value: v, detail });

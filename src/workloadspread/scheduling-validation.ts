@@ -3,30 +3,12 @@
 // paths and messages. Lives here until a second feature needs it (then: src/kube/).
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1PreferredSchedulingTerm, V1Toleration } from '@kubernetes/client-node';
 import { supportedValues, type FieldError } from '../kube/field-errors.js';
-import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../kube/validation.js';
+import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, selectorOperatorErrors } from '../kube/validation.js';
 
 const labelName = (key: string, field: string): FieldError[] => isQualifiedName(key).map((detail) => ({ field, type: 'Invalid', value: key, detail }));
 
 function nodeSelectorRequirement(r: V1NodeSelectorRequirement, at: string): FieldError[] {
-  const values = r.values ?? [];
-  const errs: FieldError[] = [];
-  switch (r.operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) errs.push({ field: `${at}.values`, type: 'Required', detail: "must be specified when `operator` is 'In' or 'NotIn'" });
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) errs.push({ field: `${at}.values`, type: 'Forbidden', detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
-      break;
-    case 'Gt':
-    case 'Lt':
-      if (values.length !== 1) errs.push({ field: `${at}.values`, type: 'Required', detail: "must be specified single value when `operator` is 'Lt' or 'Gt'" });
-      break;
-    default:
-      errs.push({ field: `${at}.operator`, type: 'Invalid', value: r.operator ?? '', detail: 'not a valid selector operator' });
-  }
-  return [...errs, ...labelName(r.key ?? '', `${at}.key`)];
+  return [...selectorOperatorErrors(r.operator, r.values ?? [], at, true), ...labelName(r.key ?? '', `${at}.key`)];
 }
 
 function nodeFieldRequirement(r: V1NodeSelectorRequirement, at: string): FieldError[] {
