@@ -1,6 +1,7 @@
 // The sidecarset scenario's in-process part (bench/in-process.ts): the pod injection handler
 // called directly, with the bench cluster pushed into a MemoryStateStore, per match count.
 import type { V1Pod } from '@kubernetes/client-node';
+import { encodePatch, jsonPatch } from '../src/admission/patch.js';
 import { sidecarSetCollections } from '../src/sidecarset/collections.js';
 import { makeInjectSidecarsHandler } from '../src/sidecarset/pod-webhook.js';
 import { InjectionPlanCache } from '../src/sidecarset/plan.js';
@@ -14,7 +15,12 @@ const ROUNDS = 8;
 const ROUND = { calls: 300, maxMs: 1_500 };
 
 export type HandlerFigures = InProcessFigures & { meanMs: number };
-export type HandlerResult = { matched: MatchCount; echo: HandlerFigures; handler: HandlerFigures; ratio: { p50: number; p99: number } };
+/**
+ * `encode`: what writing this answer's patch costs any webhook, whatever decided it: JSON.stringify
+ * and base64 of the real patch, in-process (the echo paths already parse the review). Measured
+ * after the two paths, in as many calls as the handler had.
+ */
+export type HandlerResult = { matched: MatchCount; echo: HandlerFigures; handler: HandlerFigures; encode: HandlerFigures; ratio: { p50: number; p99: number } };
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
@@ -38,8 +44,10 @@ export async function measureHandler(cluster: BenchCluster): Promise<HandlerResu
       return { verdict, input };
     };
     const first = await call(0, noSamples());
-    const problem = injectionProblem(first.verdict.allowed ? (first.verdict.object ?? first.input.object ?? {}) : {}, k, cluster);
-    if (problem) throw new Error(`${k} matching: ${problem}`);
+    const injected = first.verdict.allowed ? first.verdict.object : undefined;
+    const problem = injectionProblem(injected ?? {}, k, cluster);
+    if (problem || !injected) throw new Error(`${k} matching: ${problem ?? 'no pod'}`);
+    const ops = jsonPatch(first.input.object ?? {}, injected);
 
     const paths: InProcessPaths = {
       echo: (i) => void echoReview(bodies[i % bodies.length]!),
@@ -49,7 +57,10 @@ export async function measureHandler(cluster: BenchCluster): Promise<HandlerResu
     const samples = await alternateRounds(ROUNDS, ROUND, () => paths);
     const e = withMean(samples.echo);
     const h = withMean(samples.handler);
-    results.push({ matched: k, echo: e, handler: h, ratio: handlerRatio(e, h) });
+    for (let i = 0; i < WARMUP; i++) encodePatch(ops);
+    const encoded = noSamples();
+    for (let i = 0; i < h.calls; i++) await timed(encoded, () => encodePatch(ops));
+    results.push({ matched: k, echo: e, handler: h, encode: withMean(encoded), ratio: handlerRatio(e, h) });
     log(`handler, ${k} matching: p50 ${h.p50Ms.toFixed(3)} ms, p99 ${h.p99Ms.toFixed(3)} ms, CPU p99 ${h.cpuP99Ms.toFixed(3)} ms (echo p50 ${e.p50Ms.toFixed(3)} ms)`);
   }
   return results;

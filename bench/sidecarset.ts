@@ -17,6 +17,7 @@ import { fetchVia, overHttps, startMiniflarePair, startNodeProcess, trustingAgen
 import { drive, driveRotating, type Bounds, type Figures, type Send } from './load.js';
 import { fixed, ratios, tableRow as line, times, type PlatformResult, type Ratios } from './report.js';
 import { buildBenchCluster, injectionProblem, matchedPodReviews, MATCH_COUNTS, SET_COUNT, type BenchCluster, type MatchCount } from './sidecarset-cluster.js';
+import { budgetTable, targetBudget, TARGET_RATIO, unloadedVerdict, verdict, type Budget } from './sidecarset-budget.js';
 import { measureHandler, type HandlerResult } from './sidecarset-handler.js';
 import type { SidecarSetNodeTarget } from './sidecarset-node-target.js';
 import type { Scenario } from './webhook.js';
@@ -179,7 +180,7 @@ function handlerTable(results: HandlerResult[]): string[] {
   const w = [9, 9, 7, 9, 9, 9, 10, 10, 10, 10];
   const lines = [line(['matched', 'path', 'calls', 'p50 ms', 'p99 ms', 'mean ms', 'cpu p50', 'cpu p99', 'p50 ratio', 'p99 ratio'], w)];
   for (const r of results) {
-    for (const [path, f] of [['echo', r.echo], ['handler', r.handler]] as const) {
+    for (const [path, f] of [['echo', r.echo], ['handler', r.handler], ['encode', r.encode]] as const) {
       const ratio = path === 'handler' ? [times(r.ratio.p50), times(r.ratio.p99)] : ['', ''];
       lines.push(line([path === 'echo' ? String(r.matched) : '', path, String(f.calls), fixed(f.p50Ms, 3), fixed(f.p99Ms, 3), fixed(f.meanMs, 3), fixed(f.cpuP50Ms, 3), fixed(f.cpuP99Ms, 3), ...ratio], w));
     }
@@ -188,18 +189,28 @@ function handlerTable(results: HandlerResult[]): string[] {
 }
 
 function endToEndTable(results: MatchedResult[]): string[] {
-  const w = [16, 10, 8, 6, 5, 8, 8, 8, 11, 9];
-  const lines = [line(['platform', 'path', 'matched', 'reqs', 'fail', 'adm/s', 'p50 ms', 'p99 ms', 'srv µs/adm', 'answer KB'], w)];
+  const w = [16, 10, 8, 6, 5, 8, 8, 8, 11, 11, 9];
+  const lines = [line(['platform', 'path', 'matched', 'reqs', 'fail', 'adm/s', 'p50 ms', 'p99 ms', 'srv µs/adm', 'cli µs/adm', 'answer KB'], w)];
   for (const r of results) {
     for (const [path, f] of [['echo', r.echo], ['echo+size', r.sized], ['real', r.real]] as const) {
       const kb = path === 'echo' ? '' : (r.answerBytes / 1024).toFixed(1);
-      lines.push(line([r.platform, path, String(r.matched), String(f.requests), String(f.failed), fixed(f.perSecond, 0), fixed(f.p50Ms, 2), fixed(f.p99Ms, 2), fixed(f.serverCpuUs, 0), kb], w));
+      lines.push(line([r.platform, path, String(r.matched), String(f.requests), String(f.failed), fixed(f.perSecond, 0), fixed(f.p50Ms, 2), fixed(f.p99Ms, 2), fixed(f.serverCpuUs, 0), fixed(f.clientCpuUs, 0), kb], w));
     }
     for (const [name, q] of [['real/echo', r.ratio], ['size/echo', r.sizedRatio], ['real/size', r.realVsSized]] as const) {
-      lines.push(line(['', name, '', '', '', times(q.throughput), times(q.p50), times(q.p99), times(q.serverCpu), ''], w));
+      lines.push(line(['', name, '', '', '', times(q.throughput), times(q.p50), times(q.p99), times(q.serverCpu), '', ''], w));
     }
   }
   return lines;
+}
+
+/** The queued-admissions model of the target (sidecarset-budget.ts), as a table. */
+function boundLines(budgets: Budget[], matched: MatchCount): string[] {
+  return [
+    `the target at ${matched} matching, per admission: with admissions queued, throughput is bounded by the busiest of the server's thread (srv), the client's`,
+    `thread (cli) and the two cores they share (Σ/2); "predicted" is the throughput that bound allows, beside the measured one. The target allows the real path ${TARGET_RATIO}× the echo's bound.`,
+    ...budgetTable(budgets),
+    '',
+  ];
 }
 
 async function run(): Promise<Record<string, unknown>> {
@@ -231,10 +242,20 @@ async function run(): Promise<Record<string, unknown>> {
     }
   });
 
+  const TARGET_MATCHED: MatchCount = 10;
+  const inProcess = handler.find((h) => h.matched === TARGET_MATCHED);
+  const [encodeMs, handlerMs] = [inProcess?.encode.cpuP50Ms ?? NaN, inProcess?.handler.cpuP50Ms ?? NaN];
+  const atTarget = endToEnd.filter((r) => r.matched === TARGET_MATCHED);
+  const budgets = atTarget.map((r) => targetBudget({ platform: r.platform, echo: r.echo, sized: r.sized, real: r.real, encodeMs, handlerMs }));
+  const verdicts = budgets.map((b, i) => {
+    const r = atTarget[i]!;
+    return CONCURRENCY === 1 ? unloadedVerdict(b, { echo: r.echo.p50Ms, sized: r.sized.p50Ms, real: r.real.p50Ms }) : verdict(b);
+  });
   const out = [
     `cluster: ${SET_COUNT} SidecarSets (${(state.sidecarSetBytes / 1024).toFixed(0)} KiB as pushed), ${state.revisions} ControllerRevisions (${(state.revisionBytes / 1024).toFixed(0)} KiB), ${state.namespaces} namespaces; pod injected: ${MATCH_COUNTS.map((k) => `${k} sets → ${cluster.injectedContainers[k]} containers`).join(', ')}`,
     '',
-    'injection handler in-process (makeInjectSidecarsHandler; echo: JSON.parse of the review + JSON.stringify of an allowed answer); cpu: process CPU time per call',
+    'injection handler in-process (makeInjectSidecarsHandler; echo: JSON.parse of the review + JSON.stringify of an allowed answer; encode: JSON.stringify + base64 of',
+    'the real answer\'s patch, which any webhook giving that answer pays); cpu: process CPU time per call',
     ...handlerTable(handler),
     '',
     `end to end over HTTPS, ${CONCURRENCY} in flight; per platform, match count and path ≤${MEASURE.requests} admissions or ≤${MEASURE.maxMs / 1000} s in ${ROUNDS} rotating rounds, after every path of every match count warmed up twice (≤${WARMUP.requests} admissions each)`,
@@ -243,6 +264,9 @@ async function run(): Promise<Record<string, unknown>> {
     '',
     'targets: end to end real ≤ 1.5× echo at 10 matching (p50 ratio ≤ 1.50×, throughput ratio ≥ 0.67×); handler p99 < 5 ms at 100 matching',
     'size/echo is what the answer\'s size alone costs (no webhook can answer these bytes for less); real/size is what computing the answer adds',
+    '',
+    ...(CONCURRENCY > 1 ? boundLines(budgets, TARGET_MATCHED) : [`the target at ${TARGET_MATCHED} matching, admissions one at a time (latency is what client, network stack and server take in turn):`]),
+    ...verdicts,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   return {
@@ -253,6 +277,8 @@ async function run(): Promise<Record<string, unknown>> {
     bounds: MEASURE,
     warmupRequests: WARMUP.requests,
     endToEnd,
+    budgets,
+    verdicts,
     target: 'end to end real <= 1.5x echo at 10 matching; handler p99 < 5 ms at 100 matching',
   };
 }
