@@ -4,6 +4,7 @@
 // comes from a fresh LIST in the run itself; watches hold no cache.
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import type { Reconciler, RunReport, Scope } from './types.js';
+import { WakeUps } from './wakeups.js';
 
 export type RunFn = (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
 
@@ -34,12 +35,14 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   let queue = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
 
+  const wakeUps = new WakeUps();
+  opts.signal.addEventListener('abort', () => wakeUps.cancelAll(), { once: true });
+  // One pending wake-up per (reconciler, scope): a requeue asked again before the first fired
+  // keeps the earlier time instead of starting a second chain.
   const later = (ms: number, r: Reconciler, scope: Scope) => {
-    const t = setTimeout(() => {
-      if (scope.kind === 'all') trigger(r);
-      else for (const o of scope.objects) trigger(r, { metadata: o });
-    }, ms);
-    opts.signal.addEventListener('abort', () => clearTimeout(t), { once: true });
+    const id = `${r.apiVersion}/${r.kind}`;
+    if (scope.kind === 'all') return wakeUps.schedule(`${id}|*`, ms, () => trigger(r));
+    for (const o of scope.objects) wakeUps.schedule(`${id}|${o.namespace ?? ''}/${o.name}`, ms, () => trigger(r, { metadata: o }));
   };
 
   const enqueue = (r: Reconciler, scope: Scope) => {
@@ -74,9 +77,17 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
     timer ??= setTimeout(flush, DEBOUNCE_MS);
   };
 
+  let resyncing = false;
   const resync = async () => {
-    for (const r of opts.reconcilers) await enqueue(r, { kind: 'all' });
-    await opts.afterResync?.().catch((e: unknown) => log(`after resync: ${String(e)}`));
+    // A resync slower than the period is not stacked behind itself.
+    if (resyncing) return;
+    resyncing = true;
+    try {
+      for (const r of opts.reconcilers) await enqueue(r, { kind: 'all' });
+      await opts.afterResync?.().catch((e: unknown) => log(`after resync: ${String(e)}`));
+    } finally {
+      resyncing = false;
+    }
   };
 
   const watchKind = async (apiVersion: string, kind: string, onChange: (o: KubeObject) => void) => {

@@ -1,0 +1,46 @@
+// Scheduled wake-ups of the Node loop: at most one pending per (reconciler, scope key), the
+// earliest asked-for time winning. Without it every full resync whose plan asks to be requeued
+// started one more timer chain, and none of them ever ended: a stuck rollout made the loop busier
+// every resync.
+export type Timers = {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+  now(): number;
+};
+
+export const realTimers: Timers = {
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+  now: () => Date.now(),
+};
+
+type Pending = { at: number; handle: unknown };
+
+export class WakeUps {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly timers: Timers = realTimers) {}
+
+  /** Runs `fire` in `ms` under `key`, unless a wake-up for `key` is already due no later. */
+  schedule(key: string, ms: number, fire: () => void): void {
+    const at = this.timers.now() + Math.max(0, ms);
+    const held = this.pending.get(key);
+    if (held && held.at <= at) return;
+    if (held) this.timers.clear(held.handle);
+    const handle = this.timers.set(() => {
+      if (this.pending.get(key)?.handle === handle) this.pending.delete(key);
+      fire();
+    }, Math.max(0, ms));
+    this.pending.set(key, { at, handle });
+  }
+
+  /** How many wake-ups are pending (for tests and logs). */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  cancelAll(): void {
+    for (const p of this.pending.values()) this.timers.clear(p.handle);
+    this.pending.clear();
+  }
+}
