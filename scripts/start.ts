@@ -7,6 +7,11 @@
 // Ctrl-C removes the webhook configurations (a stopped edge must not block pod creation) and
 // leaves the control plane running (`npm run cluster:down` stops it).
 //   --detach   only steps 1 and 3 without webhooks: install CRDs and return
+//   --verbose  log every reconcile run and every collection pushed (default: one line per push
+//              and one per run that wrote something)
+// If this process dies without removing the webhook configurations (killed, or its output pipe
+// closed under it), a detached guardian (webhook-guardian.ts) removes them.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, startControlPlane } from '../test/cluster/control-plane.js';
@@ -15,7 +20,7 @@ import { loadKubeConfig } from '../src/kube/node-client.js';
 import { KubeHttp } from '../src/kube/http.js';
 import { readCrdManifests } from '../src/kube/crd-manifests.js';
 import { newSecret } from '../src/admission/auth.js';
-import { pushCollections } from '../src/admission/push.js';
+import { describePush, pushCollections } from '../src/admission/push.js';
 import { fetchTrustingCa } from '../src/admission/ca-fetch.js';
 import { FEATURES, stateCollections, webhookEndpoints } from '../src/registry.js';
 import { renderClusterSide } from '../src/install/render.js';
@@ -23,8 +28,18 @@ import { applyClusterSide } from '../src/install/apply.js';
 import { startLocalWorker } from './local-worker.js';
 import { reconcile } from '../src/cli/reconcile.js';
 
-const log = (m: string) => console.error(`[start] ${m}`);
+// Output may go to a pipe that dies first (`npm start | tee log`, then Ctrl-C): a failed write
+// must not stop the cleanup below.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+const log = (m: string) => {
+  try {
+    process.stderr.write(`[start] ${m}\n`);
+  } catch {
+    // the terminal is gone; keep going
+  }
+};
 const detach = process.argv.includes('--detach');
+const verbose = process.argv.includes('--verbose');
 const STATE = join(REPO_ROOT, '.kruise-serverless');
 const CLUSTER_ID = 'local';
 const RESYNC_SECONDS = 30;
@@ -65,14 +80,22 @@ const created = await edgeFetch(`${worker.url}/admin/clusters`, {
 if (created.status !== 201) throw new Error(`edge refused to register the cluster: ${created.status} ${await created.text()}`);
 const creds = (await created.json()) as { webhookSecret: string; syncToken: string };
 
-// Webhooks read pushed state: push it once before they are registered.
+// CRDs first (a fresh cluster serves none of our kinds yet), then the state webhooks read, then
+// the webhooks themselves.
+const clusterSide = (endpoints: ReturnType<typeof webhookEndpoints>, withCrds: boolean) =>
+  renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, caBundle: ca, endpoints, crds: withCrds ? crds : [] });
+await applyClusterSide(kube, clusterSide([], true), { log: verbose ? log : undefined });
 const edge = { baseUrl: worker.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, fetch: edgeFetch };
-for (const r of await pushCollections(edge, (v, k, o) => kube.list(v, k, o), stateCollections(FEATURES))) {
-  log(`pushed ${r.collection}: ${r.mode}, ${r.changed}/${r.items} changed`);
-}
+const pushStarted = Date.now();
+log(describePush(await pushCollections(edge, (v, k, o) => kube.list(v, k, o), stateCollections(FEATURES)), Date.now() - pushStarted));
 
+// From here on webhooks call the edge: if this process dies without removing them, the guardian does.
+const guardian = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'webhook-guardian.ts'), kubeconfig, worker.url], {
+  cwd: REPO_ROOT, detached: true, stdio: ['pipe', 'ignore', 'ignore'],
+});
+guardian.unref();
 const endpoints = webhookEndpoints(FEATURES);
-await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, caBundle: ca, endpoints, crds }), { log });
+await applyClusterSide(kube, clusterSide(endpoints, false), { log: verbose ? log : undefined });
 log(`cluster side installed: ${crds.length} CRDs, ${endpoints.length} webhook endpoints (${endpoints.map((e) => e.path).join(', ') || 'no feature registers one yet'})`);
 
 log('running; Ctrl-C to stop (webhook configurations are removed, the control plane keeps running)');
@@ -85,10 +108,11 @@ process.once('SIGTERM', () => stop.abort());
 await reconcile(kube, {
   once: false, dryRun: false, resyncSeconds: RESYNC_SECONDS, watch: true, signal: stop.signal,
   edge: { url: worker.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, caFile: pki.caCert },
-  log: (m) => log(`reconcile: ${m}`), out: (m) => log(`reconcile: ${m}`),
+  verbose, log: (m) => log(`reconcile: ${m}`), out: (m) => log(`reconcile: ${m}`),
 });
 log('stopping: removing webhook configurations');
-await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, endpoints: [], crds: [] }), { log });
+await applyClusterSide(kube, clusterSide([], false));
+guardian.stdin?.end('released\n');
 await worker.dispose();
 kube.close();
 log('stopped');

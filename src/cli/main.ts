@@ -26,7 +26,7 @@ import { reconcile, type ReconcileOptions } from './reconcile.js';
 const USAGE = `Usage:
   kruise-serverless install --base-url URL --cluster-id ID --secret-file FILE [options]
   kruise-serverless uninstall [--namespace NS] [--purge-crds] [--purge-namespace] [--kubeconfig FILE]
-  kruise-serverless reconcile [--once | --dry-run] [--kind KIND] [--resync-seconds N] [--no-watch]
+  kruise-serverless reconcile [--once | --dry-run] [--kind KIND] [--resync-seconds N] [--no-watch] [--verbose]
                               [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
 
 install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
@@ -59,6 +59,8 @@ in-cluster CronJob); --dry-run prints the plans without writing; otherwise it ke
 resyncing every --resync-seconds (default 60) with watches triggering runs in between. With
 --edge-url, every resync also pushes the state webhooks read to the edge (sync token in
 $KS_SYNC_TOKEN). Concurrent invocations coordinate through a Lease: only one acts at a time.
+It logs one line per push and one per run that wrote something; --verbose logs every run and
+every collection pushed.
 `;
 
 /** Wrong arguments: print the message (and a hint), exit 2. */
@@ -86,6 +88,7 @@ const OPTIONS = {
   identity: { type: 'string' },
   'resync-seconds': { type: 'string' },
   'no-watch': { type: 'boolean' },
+  verbose: { type: 'boolean', short: 'v' },
   'edge-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -160,7 +163,7 @@ async function reconcileCommand(v: Values): Promise<number> {
   await withKube(v.kubeconfig, async (kube) => {
     code = await reconcile(kube, {
       once: !!v.once, dryRun: !!v['dry-run'], ...(v.kind ? { kind: v.kind } : {}), ...(v.identity ? { identity: v.identity } : {}),
-      resyncSeconds: resync, watch: !v['no-watch'], ...(edge ? { edge } : {}), log, out: (m) => process.stdout.write(`${m}\n`),
+      resyncSeconds: resync, watch: !v['no-watch'], verbose: !!v.verbose, ...(edge ? { edge } : {}), log, out: (m) => process.stdout.write(`${m}\n`),
     });
   });
   return code;

@@ -11,7 +11,7 @@ import { runReconciler } from '../reconcile/runner.js';
 import { runLoop } from '../reconcile/loop.js';
 import { formatPlan } from '../reconcile/plan-format.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
-import { pushCollections, type EdgeTarget } from '../admission/push.js';
+import { describePush, pushCollections, type EdgeTarget } from '../admission/push.js';
 import { remoteLedgers } from '../admission/ledger-client.js';
 import { fetchTrustingCa } from '../admission/ca-fetch.js';
 import { stateCollections } from '../registry.js';
@@ -24,6 +24,8 @@ export type ReconcileOptions = {
   resyncSeconds: number;
   watch: boolean;
   edge?: { url: string; clusterId: string; syncToken: string; caFile?: string };
+  /** Log every run and every collection pushed, not only runs that acted and one line per push. */
+  verbose?: boolean;
   log: (m: string) => void;
   out: (m: string) => void;
   signal?: AbortSignal;
@@ -35,6 +37,11 @@ export function summarize(r: RunReport, scope: Scope): string {
   if (!r.acted) return `${r.reconciler} (${what}): another invocation holds the lease; skipped`;
   const failed = r.failed.length ? `, ${r.failed.length} failed (${r.failed.map((f) => f.error).join('; ')})` : '';
   return `${r.reconciler} (${what}): ${r.applied} applied, ${r.conflicts} conflicts${failed}, ${r.apiCalls} API calls, ${r.durationMs} ms`;
+}
+
+/** A run worth a line when not verbose: it wrote, conflicted or failed. */
+function didSomething(r: RunReport): boolean {
+  return r.acted && (r.applied > 0 || r.conflicts > 0 || r.failed.length > 0);
 }
 
 function edgeTarget(e: NonNullable<ReconcileOptions['edge']>): EdgeTarget {
@@ -50,11 +57,13 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
   // Budgets held at the edge (PUB, WorkloadSpread) are resynced through its ledgers.
   const ledgers = edge ? remoteLedgers(edge) : undefined;
   const run = async (r: Reconciler, scope: Scope) => runReconciler(kube, r, { scope, dryRun: opts.dryRun, identity, log: opts.log, ...(ledgers ? { ledgers } : {}) });
+  const verbose = opts.verbose ?? false;
   const push = async () => {
     if (!edge) return;
-    for (const p of await pushCollections(edge, (v, k, o) => kube.list(v, k, o), stateCollections())) {
-      opts.log(`pushed ${p.collection} to the edge: ${p.mode}, ${p.changed}/${p.items} changed`);
-    }
+    const started = Date.now();
+    const results = await pushCollections(edge, (v, k, o) => kube.list(v, k, o), stateCollections());
+    if (verbose) for (const p of results) opts.log(`pushed ${p.collection} to the edge: ${p.mode}, ${p.changed}/${p.items} changed`);
+    opts.log(describePush(results, Date.now() - started));
   };
 
   if (opts.once || opts.dryRun) {
@@ -71,7 +80,7 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
   const signal = opts.signal ?? abortOnSignals();
   await runLoop({
     kube, reconcilers: all, run, resyncEveryMs: opts.resyncSeconds * 1000, watch: opts.watch, signal,
-    afterResync: push, log: opts.log, onReport: (r, scope) => opts.log(summarize(r, scope)),
+    afterResync: push, log: opts.log, onReport: (r, scope) => (verbose || didSomething(r)) && opts.log(summarize(r, scope)),
   });
   return 0;
 }

@@ -134,7 +134,7 @@ export class KubeHttp {
       resources.catch(() => this.discovery.delete(apiVersion));
     }
     const res = (await resources).find((r) => r.kind === kind && !r.name.includes('/'));
-    if (!res) throw new Error(`the API server does not serve ${kind} in ${apiVersion}`);
+    if (!res) throw new KubeApiError(404, 'NotFound', `the API server does not serve ${kind} in ${apiVersion}`);
     const ns = res.namespaced ? `/namespaces/${namespace ?? 'default'}` : '';
     return `${base}${ns}/${res.name}${name ? `/${name}` : ''}`;
   }
