@@ -30,7 +30,9 @@ import type { Ledgers } from './admission/ledger.js';
 import { MAX_LEDGER_BODY_BYTES, answerLedgerOp, parseLedgerBody, parseLedgerParams } from './admission/ledger-http.js';
 import type { StateStore } from './admission/state-store.js';
 import type { Admitted } from './admission/dispatch.js';
-import type { ChangeEvent, ChangeSink, ClusterState, Explainer, WebhookEndpoint } from './admission/types.js';
+import type { ChangeEvent, ChangeSink, ClusterState, CollectionSpec, Explainer, WebhookEndpoint } from './admission/types.js';
+import { admittedWrites, type AdmittedWrite } from './edge-state/admitted.js';
+import { withWriteThrough } from './edge-state/write-through.js';
 
 export type CredentialRotation = { credential: 'webhookSecrets' | 'syncTokens'; sha256: string; now: number; overlapMs: number };
 
@@ -67,6 +69,11 @@ export type AppPorts = {
   hash?: Hasher;
   /** Explain endpoints, by name. */
   explainers?: Record<string, Explainer>;
+  /**
+   * Read-your-writes: what a validating endpoint admits is written through to these collections
+   * of the cluster's state (src/edge-state/admitted.ts) before the answer goes back.
+   */
+  writeThrough?: { collections: readonly CollectionSpec[]; record: (clusterId: string, writes: readonly AdmittedWrite[]) => Promise<void> };
   /** Publish a change event when an object of one of `kinds` ("apiVersion/Kind") is admitted. */
   changes?: { sink: ChangeSink; kinds: ReadonlySet<string>; onError?: (e: unknown) => void };
 };
@@ -103,7 +110,10 @@ export function buildApp(ports: AppPorts): Hono {
     if (length > MAX_REVIEW_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_REVIEW_BYTES}` }, 400);
     const body = await c.req.text();
     const budgetMs = endpoint.timeoutSeconds * 1000 - RESPONSE_MARGIN_MS;
-    const answer = await admit(endpoint, body, { clusterId, state: ports.state(clusterId), now: t, budgetMs });
+    const decided = await admit(endpoint, body, { clusterId, state: ports.state(clusterId), now: t, budgetMs });
+    const answer = ports.writeThrough && endpoint.type === 'validating'
+      ? await withWriteThrough(decided, endpoint, (a) => admittedWrites(ports.writeThrough!.collections, a, t), (w) => ports.writeThrough!.record(clusterId, w))
+      : decided;
     const change = ports.changes && changeEventFor(clusterId, answer.admitted, ports.changes.kinds);
     if (change && ports.changes) {
       // In the background: the API server is waiting for our answer, not for the event.

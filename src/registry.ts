@@ -43,7 +43,7 @@ export function webhookEndpoints(features: readonly Feature[] = FEATURES): Webho
   return ENDPOINT_CATALOG.map((template) => ({
     ...template,
     handlers: features.flatMap((f) => f.handlers.filter((h) => h.endpoint === template.path).map((h) => ({ ...h.handler, feature: f.name }))),
-  })).filter((e) => e.handlers.length > 0);
+  })).filter((e) => e.handlers.length > 0 || (e.observer === true && stateCollections(features).some((c) => !c.compute)));
 }
 
 /** Every explainer, by name (names must be unique across features). */

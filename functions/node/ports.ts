@@ -46,6 +46,7 @@ export async function livePorts(cfg: LivePortsConfig): Promise<AppPorts & { kube
     state: (clusterId) => (clusterId === cfg.clusterId ? ours : none),
     ...(cfg.ledgers ? { ledgers: (clusterId: string) => (clusterId === cfg.clusterId ? cfg.ledgers : undefined) } : {}),
     hash: nodeSha256,
+    writeThrough: { collections: stateCollections(cfg.features), record: (clusterId, writes) => (clusterId === cfg.clusterId ? live.admit(writes) : Promise.resolve()) },
     ...(cfg.changes ? { changes: cfg.changes } : {}),
   };
 }

@@ -1,42 +1,112 @@
 import { describe, expect, it } from 'vitest';
 import { edgePorts } from './edge-ports.js';
-import type { DurableObjectNamespace, Env } from './platform.js';
+import { ClusterObject } from './cluster-object.js';
+import type { DurableObjectNamespace, DurableObjectStorage, Env } from './platform.js';
+import type { SyncPayload } from '../../src/admission/sync.js';
+import { ADMITTED_GRACE_MS } from '../../src/edge-state/admitted.js';
 
-/** A cluster object that serves one collection, answering each fetch after the test releases it. */
-function slowClusters() {
+/** Durable Object storage in memory, with the storage API's 128-key limit enforced. */
+function memoryStorage(): DurableObjectStorage {
+  const data = new Map<string, unknown>();
+  const limit = (n: number) => {
+    if (n > 128) throw new Error(`${n} keys in one call`);
+  };
+  return {
+    get: async <T>(k: string) => structuredClone(data.get(k)) as T | undefined,
+    put: async (entries) => {
+      limit(Object.keys(entries).length);
+      for (const [k, v] of Object.entries(entries)) data.set(k, structuredClone(v));
+    },
+    delete: async (keys) => (limit(keys.length), keys.filter((k) => data.delete(k)).length),
+    list: async <T>({ prefix }: { prefix: string }) => new Map([...data].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k, structuredClone(v) as T])),
+    deleteAll: async () => data.clear(),
+  };
+}
+
+/** One real ClusterObject per name, every call recorded; `restart()` rebuilds them from storage. */
+function clusterObjects() {
   const calls: string[] = [];
-  const waiting: (() => void)[] = [];
-  const snapshot = { items: [{ n: 1 }], resourceVersion: '7', observedAt: 1 };
+  const storage = new Map<string, DurableObjectStorage>();
+  let objects = new Map<string, ClusterObject>();
+  const objectFor = (name: string) => {
+    let o = objects.get(name);
+    if (!o) {
+      const s = storage.get(name) ?? memoryStorage();
+      storage.set(name, s);
+      o = new ClusterObject({ storage: s, blockConcurrencyWhile: (fn) => fn() });
+      objects.set(name, o);
+    }
+    return o;
+  };
   const namespace: DurableObjectNamespace = {
     idFromName: (name) => name,
-    get: () => ({
-      fetch: async (url) => {
-        calls.push(new URL(url).pathname);
-        await new Promise<void>((r) => waiting.push(r));
-        return new Response(JSON.stringify(snapshot), { status: 200 });
+    get: (id) => ({
+      fetch: async (url, init) => {
+        calls.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
+        await new Promise((r) => setTimeout(r, 0));
+        return objectFor(id as string).fetch(new Request(url, init));
       },
     }),
   };
-  /** Answers the pending fetches once `n` are pending. */
-  const release = async (n: number) => {
-    while (waiting.length < n) await new Promise((r) => setTimeout(r, 1));
-    for (const r of waiting.splice(0)) r();
-  };
-  return { namespace, calls, release };
+  return { namespace, calls, restart: () => (objects = new Map()) };
 }
 
+const env = (ns: DurableObjectNamespace) => ({ CLUSTERS: ns, LEDGERS: ns }) as Env;
+const replace = (items: { metadata: { name: string; resourceVersion: string } }[], observedAt: number): SyncPayload =>
+  ({ mode: 'replace', resourceVersion: String(observedAt), observedAt, items });
+
 describe('edgePorts collection reads', () => {
-  // A Worker request resuming on another request's fetch runs in that request's I/O context, so
-  // the handlers of one request share a fetch but two requests never do.
-  it('shares an in-flight fetch within a request, not across requests', async () => {
-    const clusters = slowClusters();
-    const ports = await edgePorts({ CLUSTERS: clusters.namespace, LEDGERS: clusters.namespace } as Env, []);
+  it('reads the collections a request asks for in one tick in one call, and each request asks again', async () => {
+    const objs = clusterObjects();
+    const ports = await edgePorts(env(objs.namespace), []);
+    await ports.store!('c').sync('x', replace([{ metadata: { name: 'a', resourceVersion: '1' } }], 1));
+    await ports.store!('c').sync('y', replace([], 1));
+    objs.calls.length = 0;
     const one = ports.state('c');
-    const two = ports.state('c');
-    const reads = Promise.all([one.collection('x'), one.collection('x'), two.collection('x')]);
-    await clusters.release(2);
-    const [a, b, c] = await reads;
-    expect(clusters.calls).toEqual(['/collection/x', '/collection/x']);
-    expect([a, b, c].map((s) => s?.resourceVersion)).toEqual(['7', '7', '7']);
+    const [x, y] = await Promise.all([one.collection('x'), one.collection('y'), one.collection('x')]);
+    expect(x?.items).toHaveLength(1);
+    expect(y?.items).toHaveLength(0);
+    expect(objs.calls).toEqual(['POST /read']);
+    // A second request: one more call, answered "unchanged", served from the isolate's copy.
+    expect((await ports.state('c').collection('x'))?.items).toHaveLength(1);
+    expect(objs.calls).toEqual(['POST /read', 'POST /read']);
+    expect(await ports.state('c').collection('never-pushed')).toBeUndefined();
+  });
+
+  it('an admitted write is read at once by any isolate, and survives a restart of the object', async () => {
+    const objs = clusterObjects();
+    const first = await edgePorts(env(objs.namespace), []);
+    const second = await edgePorts(env(objs.namespace), []);
+    await first.store!('c').sync('x', replace([{ metadata: { name: 'a', resourceVersion: '1' } }], 1_000));
+    expect((await second.state('c').collection('x'))?.items).toHaveLength(1);
+    await first.store!('c').admit([
+      { collection: 'x', key: 'b', item: { metadata: { name: 'b' } }, admittedAt: 2_000 },
+      { collection: 'x', key: 'a', admittedAt: 2_000 },
+    ]);
+    const names = async () => ((await second.state('c').collection('x'))?.items ?? []).map((i) => (i as { metadata: { name: string } }).metadata.name);
+    expect(await names()).toEqual(['b']);
+    objs.restart();
+    expect(await names()).toEqual(['b']);
+    // A push listed within the grace does not undo the admitted writes; a later one settles them.
+    await first.store!('c').sync('x', replace([{ metadata: { name: 'a', resourceVersion: '1' } }], 2_000 + ADMITTED_GRACE_MS - 1));
+    expect(await names()).toEqual(['b']);
+    await first.store!('c').sync('x', replace([{ metadata: { name: 'c', resourceVersion: '3' } }], 2_001 + ADMITTED_GRACE_MS));
+    expect(await names()).toEqual(['c']);
+    expect(await first.store!('c').summary()).toEqual({ x: { resourceVersion: String(2_001 + ADMITTED_GRACE_MS), observedAt: 2_001 + ADMITTED_GRACE_MS, count: 1 } });
+  });
+
+  it('pushes diff against the pushed items only, not what was admitted', async () => {
+    const objs = clusterObjects();
+    const ports = await edgePorts(env(objs.namespace), []);
+    const store = ports.store!('c');
+    await store.sync('x', replace([{ metadata: { name: 'a', resourceVersion: '1' } }], 1));
+    await store.admit([{ collection: 'x', key: 'b', item: { metadata: { name: 'b' } }, admittedAt: 2 }]);
+    expect((await store.versions('x'))?.items).toEqual({ a: '1' });
+  });
+
+  it('refuses malformed admitted writes', async () => {
+    const objs = clusterObjects();
+    const ports = await edgePorts(env(objs.namespace), []);
+    await expect(ports.store!('c').admit([{ collection: 'Not A Name', key: 'k', admittedAt: 1 }])).rejects.toThrow(/collection must be a collection name/);
   });
 });

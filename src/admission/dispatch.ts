@@ -29,7 +29,12 @@ export type AdmitOptions = {
 /** What was admitted, so the caller can publish a change event (absent for unparseable reviews). */
 export type Admitted = {
   apiVersion: string;
+  group: string;
   kind: string;
+  subResource?: string;
+  /** The object as admitted (after this endpoint's mutations), and the existing one. */
+  object?: unknown;
+  oldObject?: unknown;
   name: string;
   namespace: string;
   operation: AdmissionInput['operation'];
@@ -71,7 +76,11 @@ function admittedOf(input: AdmissionInput, allowed: boolean): Admitted {
   const obj = (input.object ?? input.oldObject) as { metadata?: { name?: string } } | undefined;
   return {
     apiVersion: gv,
+    group: input.kind.group,
     kind: input.kind.kind,
+    ...(input.subResource ? { subResource: input.subResource } : {}),
+    ...(input.object === undefined ? {} : { object: input.object }),
+    ...(input.oldObject === undefined ? {} : { oldObject: input.oldObject }),
     name: input.name ?? obj?.metadata?.name ?? '',
     namespace: input.namespace,
     operation: input.operation,

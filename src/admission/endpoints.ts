@@ -1,10 +1,16 @@
-// The webhook endpoints this project can serve, one per OpenKruise webhook (SEMANTICS.md §1.1).
+// The webhook endpoints this project can serve, one per OpenKruise webhook (../shared/SEMANTICS.md
+// §1.1), plus the observers: validating webhooks with no handlers that only bring what the API
+// server accepts into the edge's state (read-your-writes, src/edge-state/admitted.ts).
 // Features attach handlers to them by path; only endpoints with handlers are registered in a
 // cluster. Defaults differ from OpenKruise where its users got hurt: 3 s timeouts on pod
 // webhooks (OpenKruise: 30 s, kruise#634) and Fail for deletion protection (OpenKruise: Ignore).
-import type { WebhookEndpoint } from './types.js';
+import type { WebhookEndpoint, WebhookRule } from './types.js';
 
 type EndpointTemplate = Omit<WebhookEndpoint, 'handlers'>;
+
+const CHANGES: WebhookRule['operations'] = ['CREATE', 'UPDATE', 'DELETE'];
+/** Observers never block: a lost observation is repaired by the next push. */
+const OBSERVER = { type: 'validating', failurePolicy: 'Ignore', timeoutSeconds: 2, sideEffects: 'None', observer: true } as const;
 
 const DELETE_PROTECTION_SELECTOR = {
   matchExpressions: [{ key: 'policy.kruise.io/delete-protection', operator: 'Exists' as const }],
@@ -69,5 +75,44 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     timeoutSeconds: 5,
     sideEffects: 'None',
     objectSelector: DELETE_PROTECTION_SELECTOR,
+  },
+  {
+    // Namespaces (labels for namespaceSelectors), the workloads pods are owned by, and deletions
+    // of the kinds validate-kruise admits (it sees only their creates and updates).
+    ...OBSERVER,
+    path: 'observe',
+    name: 'observe.kruise-serverless.io',
+    rules: [
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], operations: CHANGES },
+      { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'replicasets', 'statefulsets'], operations: CHANGES },
+      { apiGroups: ['batch'], apiVersions: ['v1'], resources: ['jobs'], operations: CHANGES },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['clonesets', 'statefulsets'], operations: CHANGES },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads'], operations: ['DELETE'] },
+      { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['DELETE'] },
+    ],
+  },
+  {
+    // SidecarSet ControllerRevisions only (injectionStrategy.revision pins one).
+    ...OBSERVER,
+    path: 'observe-revisions',
+    name: 'observe-revisions.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['controllerrevisions'], operations: CHANGES }],
+    objectSelector: { matchExpressions: [{ key: 'kruise.io/sidecarset-name', operator: 'Exists' }] },
+  },
+  {
+    // The kruise-configuration ConfigMap lives in the install namespace, which other webhooks skip.
+    ...OBSERVER,
+    path: 'observe-config',
+    name: 'observe-config.kruise-serverless.io',
+    rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: CHANGES }],
+    installNamespaceOnly: true,
+  },
+  {
+    // Pod creations, with their final names (a mutating webhook sees a generateName pod unnamed):
+    // an eviction right after a create must find the pod. Updates and deletes go through validate-pod.
+    ...OBSERVER,
+    path: 'observe-pod',
+    name: 'observe-pod.kruise-serverless.io',
+    rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
   },
 ];

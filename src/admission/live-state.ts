@@ -1,12 +1,16 @@
 // Cluster state read live from the API server (Node and Lambda, which hold credentials): one
-// LIST per collection, cached for a short TTL so a burst of admissions costs one read.
+// LIST per collection, cached for a short TTL so a burst of admissions costs one read. What this
+// process admits is written through on top (edge-state/admitted.ts), so the TTL never hides it.
 import type { CollectionSpec, ClusterState, Lister, Snapshot } from './types.js';
+import { itemKey, type SyncItem } from './sync.js';
+import { projectItem, recordWrites, settledBy, withOverlay, type AdmittedWrite, type Overlay } from '../edge-state/admitted.js';
 
 export type { Lister } from './types.js';
 
 export class LiveClusterState implements ClusterState {
   private readonly cache = new Map<string, { snap: Promise<Snapshot>; until: number }>();
   private readonly specs: Map<string, CollectionSpec>;
+  private readonly overlays = new Map<string, Overlay>();
 
   constructor(
     private readonly list: Lister,
@@ -21,16 +25,25 @@ export class LiveClusterState implements ClusterState {
     const spec = this.specs.get(name);
     if (!spec) return undefined;
     const hit = this.cache.get(name);
-    if (hit && hit.until > this.now()) return (await hit.snap) as Snapshot<T>;
-    const observedAt = this.now();
-    const snap = listCollection(this.list, spec).then((r) => ({
-      items: r.items,
-      resourceVersion: r.resourceVersion,
-      observedAt,
-    }));
-    this.cache.set(name, { snap, until: observedAt + this.ttlMs });
-    snap.catch(() => this.cache.delete(name));
-    return (await snap) as Snapshot<T>;
+    let snap = hit && hit.until > this.now() ? hit.snap : undefined;
+    if (!snap) {
+      const observedAt = this.now();
+      const listed = listCollection(this.list, spec).then((r) => ({ items: r.items, resourceVersion: r.resourceVersion, observedAt }));
+      this.cache.set(name, { snap: listed, until: observedAt + this.ttlMs });
+      listed.catch(() => this.cache.delete(name));
+      snap = listed;
+    }
+    const listed = await snap;
+    const overlay = this.overlays.get(name);
+    if (!overlay?.size) return listed as Snapshot<T>;
+    for (const k of settledBy(overlay, listed.observedAt)) overlay.delete(k);
+    const items = new Map(listed.items.map((i) => [itemKey(i as SyncItem), i as SyncItem]));
+    return { ...listed, items: withOverlay(items, overlay) } as Snapshot<T>;
+  }
+
+  /** Writes what this process admitted through to what it reads (before answering). */
+  async admit(writes: readonly AdmittedWrite[]): Promise<void> {
+    recordWrites(this.overlays, writes);
   }
 }
 
@@ -38,5 +51,5 @@ export class LiveClusterState implements ClusterState {
 export async function listCollection(list: Lister, spec: CollectionSpec): Promise<{ items: Record<string, unknown>[]; resourceVersion: string }> {
   if (spec.compute) return spec.compute(list);
   const r = await list(spec.apiVersion, spec.kind, spec.select);
-  return { items: spec.project ? r.items.map(spec.project) : r.items, resourceVersion: r.resourceVersion };
+  return { items: r.items.map((o) => projectItem(spec, o)), resourceVersion: r.resourceVersion };
 }

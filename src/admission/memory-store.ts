@@ -1,39 +1,37 @@
 // Pushed state held in memory: for tests, benchmarks and single-process Node deployments.
 import type { Snapshot } from './types.js';
-import { planSyncWrite, type CollectionMeta, type EdgeVersions, type SyncItem, type SyncPayload } from './sync.js';
+import type { CollectionMeta, EdgeVersions, SyncPayload } from './sync.js';
 import type { StateStore } from './state-store.js';
-
-type Held = { meta: CollectionMeta; items: Map<string, SyncItem> };
+import { HeldState, type ReadAnswer } from '../edge-state/held.js';
+import type { AdmittedWrite } from '../edge-state/admitted.js';
 
 export class MemoryStateStore implements StateStore {
-  private readonly held = new Map<string, Held>();
+  private readonly held = new HeldState();
 
   async collection<T>(name: string): Promise<Snapshot<T> | undefined> {
-    const h = this.held.get(name);
-    if (!h) return undefined;
-    return { items: [...h.items.values()] as T[], resourceVersion: h.meta.resourceVersion, observedAt: h.meta.observedAt };
+    return this.held.snapshot<T>(name);
+  }
+
+  async read(names: readonly string[], have: Readonly<Record<string, string>>): Promise<Record<string, ReadAnswer>> {
+    return this.held.read(names, have);
   }
 
   async versions(name: string): Promise<EdgeVersions | undefined> {
-    const h = this.held.get(name);
-    if (!h) return undefined;
-    const items: Record<string, string> = {};
-    for (const [k, v] of h.items) items[k] = v.metadata?.resourceVersion ?? '';
-    return { meta: h.meta, items };
+    return this.held.versions(name);
   }
 
   async sync(name: string, payload: SyncPayload) {
-    const outcome = planSyncWrite(await this.versions(name), payload);
+    const outcome = this.held.plan(name, payload);
     if (!outcome.ok) return outcome;
-    const h = this.held.get(name) ?? { meta: outcome.plan.meta, items: new Map<string, SyncItem>() };
-    for (const k of outcome.plan.deletes) h.items.delete(k);
-    for (const [k, v] of outcome.plan.puts) h.items.set(k, v);
-    h.meta = outcome.plan.meta;
-    this.held.set(name, h);
-    return { ok: true as const, meta: h.meta };
+    this.held.applyPlan(name, outcome.plan);
+    return { ok: true as const, meta: outcome.plan.meta };
+  }
+
+  async admit(writes: readonly AdmittedWrite[]): Promise<void> {
+    this.held.admit(writes);
   }
 
   async summary(): Promise<Record<string, CollectionMeta>> {
-    return Object.fromEntries([...this.held].map(([k, h]) => [k, h.meta]));
+    return this.held.summary();
   }
 }

@@ -5,6 +5,7 @@ import { diffForPush, type CollectionMeta, type EdgeVersions, type SyncItem, typ
 import type { CollectionSpec } from './types.js';
 import type { Lister } from './live-state.js';
 import { isNotFound } from '../kube/errors.js';
+import { projectItem } from '../edge-state/admitted.js';
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -29,17 +30,10 @@ async function edgeCall<T>(edge: EdgeTarget, method: string, path: string, body?
   return { status: res.status, json: (await res.json()) as T };
 }
 
-/** Keeps what webhooks read small and drops fields that change without meaning (managedFields). */
-function defaultProject(obj: Record<string, unknown>): Record<string, unknown> {
-  const { managedFields: _m, ...metadata } = (obj.metadata ?? {}) as Record<string, unknown>;
-  return { ...obj, metadata };
-}
-
 export async function pushCollection(edge: EdgeTarget, list: Lister, spec: CollectionSpec, now: () => number = Date.now): Promise<PushResult> {
   const observedAt = now();
   const live = await listOrNone(list, spec);
-  const project = spec.compute ? (o: Record<string, unknown>) => o : (spec.project ?? defaultProject);
-  const items = live.items.map((o) => project(o) as SyncItem);
+  const items = live.items.map((o) => (spec.compute ? o : projectItem(spec, o)) as SyncItem);
   for (let attempt = 0; ; attempt++) {
     const held = attempt === 0 ? await edgeCall<EdgeVersions>(edge, 'GET', `/${spec.name}`) : { status: 404, json: undefined };
     if (held.status !== 200 && held.status !== 404) throw new PushError(held.status, `edge refused reading ${spec.name}: ${held.status}`);

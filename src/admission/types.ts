@@ -165,6 +165,16 @@ export type WebhookEndpoint = {
   reinvocationPolicy?: 'Never' | 'IfNeeded';
   namespaceSelector?: LabelSelector;
   objectSelector?: LabelSelector;
+  /**
+   * Called only for objects in the namespace the cluster side is installed in (where the
+   * kruise-configuration ConfigMap lives), instead of for every namespace but that one.
+   */
+  installNamespaceOnly?: boolean;
+  /**
+   * An observer: it decides nothing (no handlers, failurePolicy Ignore) and exists so that what
+   * the API server accepts reaches the edge's state at once (src/edge-state/admitted.ts).
+   */
+  observer?: boolean;
   handlers: RegisteredHandler[];
 };
 

@@ -77,7 +77,8 @@ export function renderClusterSide(opts: RenderOptions): KubeObject[] {
   const validating = of('validating');
   return [
     ...opts.crds.map((c) => structuredClone(c)),
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { ...MANAGED_LABELS, [OPT_OUT_LABEL]: OPT_OUT_VALUE } } },
+    // The name label too: API servers before 1.21 do not set it, and the config observer selects by it.
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { ...MANAGED_LABELS, [OPT_OUT_LABEL]: OPT_OUT_VALUE, [NAME_LABEL]: namespace } } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: RECONCILER_NAME, namespace, labels: MANAGED_LABELS } },
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: RECONCILER_NAME, labels: MANAGED_LABELS }, rules: reconcilerRules(opts.crds) },
     {
@@ -174,14 +175,17 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
     throw new InstallOptionError(`endpoint "${e.path}": timeoutSeconds must be a whole number from 1 to 30, got ${timeoutSeconds}`);
   }
   const caBundle = opts.caBundle === undefined ? undefined : caBundleField(opts.caBundle);
-  const namespaceSelector = mergeSelectors([
-    {
+  const namespaces: LabelSelector = e.installNamespaceOnly
+    ? { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [namespace] }] }
+    : {
       matchExpressions: [
         { key: NAME_LABEL, operator: 'NotIn', values: [...new Set(['kube-system', namespace])] },
         // Clusters before 1.21 lack the name label: the apply step labels both namespaces with this.
         { key: OPT_OUT_LABEL, operator: 'NotIn', values: [OPT_OUT_VALUE] },
       ],
-    },
+    };
+  const namespaceSelector = mergeSelectors([
+    namespaces,
     e.namespaceSelector,
     o.namespaceSelector,
   ]);

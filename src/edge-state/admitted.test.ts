@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { admittedWrites, settledBy, withOverlay, ADMITTED_GRACE_MS, type AdmittedRequest } from './admitted.js';
+import { inSelection } from './list-selection.js';
+import { stateCollections } from '../registry.js';
+
+const specs = stateCollections();
+const req = (over: Partial<AdmittedRequest>): AdmittedRequest => ({ namespace: '', group: '', kind: 'Pod', operation: 'CREATE', dryRun: false, ...over });
+const summary = (r: AdmittedRequest) => admittedWrites(specs, r, 5).map((w) => `${w.collection} ${w.item ? 'put' : 'delete'} ${w.key}`).sort();
+
+describe('admittedWrites', () => {
+  it('puts a created SidecarSet into the collection handlers read, without managedFields', () => {
+    const w = admittedWrites(specs, req({ group: 'apps.kruise.io', kind: 'SidecarSet', object: { metadata: { name: 's', managedFields: [{}] }, spec: {} } }), 5);
+    expect(w).toEqual([{ collection: 'sidecarsets', key: 's', item: { metadata: { name: 's' }, spec: {} }, admittedAt: 5 }]);
+  });
+
+  it('removes a deleted object by the old object key', () => {
+    expect(summary(req({ group: 'policy.kruise.io', kind: 'PodUnavailableBudget', operation: 'DELETE', namespace: 'ns', oldObject: { metadata: { name: 'p' } } })))
+      .toEqual(['podunavailablebudgets delete ns/p']);
+  });
+
+  it('writes one object into every collection of its kind (ReplicaSets: PUB and WorkloadSpread)', () => {
+    expect(summary(req({ group: 'apps', kind: 'ReplicaSet', namespace: 'ns', object: { metadata: { name: 'rs', namespace: 'ns' } } })))
+      .toEqual(['pub-replicasets put ns/rs', 'workloadspread-replicasets put ns/rs']);
+  });
+
+  it('follows the collection LIST selection: only the kruise-configuration ConfigMap, only labelled revisions', () => {
+    expect(summary(req({ kind: 'ConfigMap', namespace: 'kruise-system', object: { metadata: { name: 'other' } } }))).toEqual([]);
+    expect(summary(req({ kind: 'ConfigMap', namespace: 'kruise-system', object: { metadata: { name: 'kruise-configuration' }, data: {} } })))
+      .toEqual(['kruise-configuration put kruise-system/kruise-configuration']);
+    expect(summary(req({ group: 'apps', kind: 'ControllerRevision', namespace: 'ns', object: { metadata: { name: 'r' } } }))).toEqual([]);
+    expect(summary(req({ group: 'apps', kind: 'ControllerRevision', namespace: 'ns', object: { metadata: { name: 'r', labels: { 'kruise.io/sidecarset-name': 's' } } } })))
+      .toEqual(['sidecarset-revisions put ns/r']);
+  });
+
+  it('an update that leaves the selection removes the item (a pod that finished)', () => {
+    const pod = { metadata: { name: 'p', namespace: 'ns' }, status: { phase: 'Running' } };
+    expect(summary(req({ operation: 'UPDATE', namespace: 'ns', object: { ...pod, status: { phase: 'Succeeded' } }, oldObject: pod }))).toEqual(['active-pods delete ns/p']);
+    expect(summary(req({ namespace: 'ns', object: { metadata: { name: 'p' } } }))).toEqual(['active-pods put ns/p']);
+  });
+
+  it('writes nothing for dry runs, subresources, unnamed objects and kinds nobody reads', () => {
+    expect(summary(req({ dryRun: true, namespace: 'ns', object: { metadata: { name: 'p' } } }))).toEqual([]);
+    expect(summary(req({ subResource: 'status', namespace: 'ns', object: { metadata: { name: 'p' } } }))).toEqual([]);
+    expect(summary(req({ namespace: 'ns', object: { metadata: { generateName: 'p-' } } }))).toEqual([]);
+    expect(summary(req({ kind: 'Secret', namespace: 'ns', object: { metadata: { name: 's' } } }))).toEqual([]);
+  });
+});
+
+describe('overlay', () => {
+  it('applies puts and deletes over the pushed items, and is settled only by pushes listed after the grace', () => {
+    const pushed = new Map([['a', { metadata: { name: 'a' } }], ['b', { metadata: { name: 'b' } }]]);
+    const overlay = new Map([
+      ['a', { collection: 'x', key: 'a', admittedAt: 100 }],
+      ['c', { collection: 'x', key: 'c', item: { metadata: { name: 'c' } }, admittedAt: 200 }],
+    ]);
+    expect(withOverlay(pushed, overlay).map((i) => i.metadata?.name)).toEqual(['b', 'c']);
+    expect(settledBy(overlay, 100 + ADMITTED_GRACE_MS)).toEqual([]);
+    expect(settledBy(overlay, 101 + ADMITTED_GRACE_MS)).toEqual(['a']);
+    expect(settledBy(overlay, 201 + ADMITTED_GRACE_MS)).toEqual(['a', 'c']);
+  });
+});
+
+describe('inSelection', () => {
+  const pod = { metadata: { name: 'p', labels: { app: 'x' } }, status: { phase: 'Running' } };
+  it.each([
+    [{ labelSelector: 'app' }, true],
+    [{ labelSelector: '!app' }, false],
+    [{ labelSelector: 'app=x,tier!=db' }, true],
+    [{ labelSelector: 'app==y' }, false],
+    [{ fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }, true],
+    [{ fieldSelector: 'metadata.name=q' }, false],
+    [{ labelSelector: 'app in (x,y)' }, undefined],
+  ])('%j ⇒ %s', (select, want) => {
+    expect(inSelection(pod, select)).toBe(want);
+  });
+});
+
+describe('observers', () => {
+  // Every kind a collection holds must reach the edge through some validating endpoint, for
+  // creates, updates and deletes alike, or read-your-writes silently holds for only some of them.
+  const RESOURCES: Record<string, string> = {
+    SidecarSet: 'sidecarsets', Namespace: 'namespaces', ConfigMap: 'configmaps', ControllerRevision: 'controllerrevisions',
+    PodUnavailableBudget: 'podunavailablebudgets', ReplicaSet: 'replicasets', Pod: 'pods', WorkloadSpread: 'workloadspreads',
+    Deployment: 'deployments', StatefulSet: 'statefulsets', Job: 'jobs', CloneSet: 'clonesets',
+  };
+  it.each(specs.filter((s) => !s.compute).map((s) => [s.name, s] as const))('%s is observed on create, update and delete', async (_name, spec) => {
+    const { webhookEndpoints } = await import('../registry.js');
+    const group = spec.apiVersion.includes('/') ? spec.apiVersion.split('/')[0] : '';
+    const version = spec.apiVersion.split('/').at(-1)!;
+    const resource = RESOURCES[spec.kind];
+    expect(resource, `resource of ${spec.kind}`).toBeDefined();
+    const rules = webhookEndpoints().filter((e) => e.type === 'validating').flatMap((e) => e.rules);
+    for (const op of ['CREATE', 'UPDATE', 'DELETE'] as const) {
+      // Pod updates and deletes go through validate-pod, whose handlers decide them.
+      const covered = rules.some((r) => r.apiGroups.includes(group) && r.apiVersions.includes(version) && r.resources.includes(resource!) && r.operations.includes(op));
+      expect(covered, `${spec.kind} ${op}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,111 @@
+// Read-your-writes at the edge. What the edge admits (validating webhooks and observers see the
+// final object) is written into the state handlers read before the answer goes back, as an
+// overlay on the pushed collections: the next admission sees it at once, on any isolate.
+//
+// Pushes stay the authority (anti-entropy): a push whose LIST was taken more than
+// ADMITTED_GRACE_MS after an admitted write reflects that write if the API server persisted it,
+// so the write is dropped from the overlay and the push's view stands. A write that never
+// persisted (refused by a later webhook, or failed in etcd) is so corrected by the first push
+// listed more than ADMITTED_GRACE_MS after it. The grace covers the time from our answer to the
+// write reaching etcd (other validating webhooks run in parallel with ours) and clock skew
+// between the edge and the reconciler; a push listed within it leaves the write in place.
+import type { CollectionSpec, Operation } from '../admission/types.js';
+import { itemKey, type SyncItem } from '../admission/sync.js';
+import { asObj, type Obj } from '../kube/projection.js';
+import { inSelection } from './list-selection.js';
+
+export const ADMITTED_GRACE_MS = 10_000;
+
+/** One admitted change to one collection item. */
+export type AdmittedWrite = {
+  collection: string;
+  key: string;
+  /** The item as a push would hold it (projected); absent for a deletion. */
+  item?: SyncItem;
+  admittedAt: number;
+};
+
+/** What the edge saw admitted, as far as write-through needs it. */
+export type AdmittedRequest = {
+  /** The request's namespace ('' for cluster-scoped), filled into objects that lack it. */
+  namespace: string;
+  group: string;
+  kind: string;
+  subResource?: string;
+  operation: Operation;
+  object?: unknown;
+  oldObject?: unknown;
+  dryRun: boolean;
+};
+
+/** Keeps what webhooks read small and drops fields that change without meaning (managedFields). */
+export function defaultProject(obj: Obj): Obj {
+  const { managedFields: _m, ...metadata } = asObj(obj.metadata);
+  return { ...obj, metadata };
+}
+
+/** A collection item as pushed: the spec's projection of a LISTed object. */
+export function projectItem(spec: CollectionSpec, obj: Obj): SyncItem {
+  return (spec.project ?? defaultProject)(obj) as SyncItem;
+}
+
+const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+
+/**
+ * The writes an allowed request makes to the collections handlers read: an object created or
+ * updated inside a collection's selection is put, one deleted (or updated out of the selection)
+ * is removed. Computed collections are not written through (they are not objects of one kind).
+ */
+export function admittedWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, now: number): AdmittedWrite[] {
+  if (req.dryRun || (req.subResource ?? '') !== '' || req.operation === 'CONNECT') return [];
+  const writes: AdmittedWrite[] = [];
+  for (const spec of specs) {
+    if (spec.compute || groupOf(spec.apiVersion) !== req.group || spec.kind !== req.kind) continue;
+    const obj = req.operation === 'DELETE' ? undefined : withNamespace(asObj(req.object), req.namespace);
+    const old = withNamespace(asObj(req.oldObject), req.namespace);
+    if (obj) {
+      const inside = inSelection(obj, spec.select);
+      if (inside === undefined) continue;
+      const item = projectItem(spec, obj);
+      if (!asObj(item.metadata).name) continue;
+      if (inside) writes.push({ collection: spec.name, key: itemKey(item), item, admittedAt: now });
+      else if (req.oldObject) writes.push({ collection: spec.name, key: itemKey(item), admittedAt: now });
+    } else if (asObj(old.metadata).name) {
+      writes.push({ collection: spec.name, key: itemKey(projectItem(spec, old)), admittedAt: now });
+    }
+  }
+  return writes;
+}
+
+function withNamespace(obj: Obj, namespace: string): Obj {
+  const meta = asObj(obj.metadata);
+  return !namespace || meta.namespace ? obj : { ...obj, metadata: { ...meta, namespace } };
+}
+
+/** One collection's admitted writes not yet settled by a push, by item key. */
+export type Overlay = Map<string, AdmittedWrite>;
+
+/** The collection's items as handlers see them: the pushed items with the overlay applied. */
+export function withOverlay(pushed: ReadonlyMap<string, SyncItem>, overlay: Overlay | undefined): SyncItem[] {
+  if (!overlay?.size) return [...pushed.values()];
+  const out = new Map(pushed);
+  for (const [key, w] of overlay) {
+    if (w.item) out.set(key, w.item);
+    else out.delete(key);
+  }
+  return [...out.values()];
+}
+
+/** The keys a push observed at `observedAt` settles (see the header). */
+export function settledBy(overlay: Overlay, observedAt: number): string[] {
+  return [...overlay].filter(([, w]) => w.admittedAt + ADMITTED_GRACE_MS < observedAt).map(([k]) => k);
+}
+
+/** Adds writes to overlays (per collection); a later write to the same item replaces the earlier. */
+export function recordWrites(overlays: Map<string, Overlay>, writes: readonly AdmittedWrite[]): void {
+  for (const w of writes) {
+    const o = overlays.get(w.collection) ?? new Map<string, AdmittedWrite>();
+    o.set(w.key, w);
+    overlays.set(w.collection, o);
+  }
+}
