@@ -31,12 +31,15 @@ const set = (v: unknown) => v !== undefined && v !== null;
 
 export type PodParts = { initContainers?: unknown; containers?: unknown; volumes?: unknown };
 
+// In the order validateVolumeSource checks them: the second source set is the one reported.
 const VOLUME_SOURCES = [
-  'hostPath', 'emptyDir', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'flocker', 'persistentVolumeClaim', 'rbd', 'quobyte', 'cinder', 'cephfs', 'downwardAPI', 'fc', 'azureFile',
-  'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'storageos', 'configMap', 'scaleIO',
-  'projected', 'csi', 'ephemeral', 'image',
+  'emptyDir', 'hostPath', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi', 'glusterfs',
+  'flocker', 'persistentVolumeClaim', 'rbd', 'cinder', 'cephfs', 'quobyte', 'downwardAPI', 'fc', 'flexVolume', 'configMap',
+  'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'storageos', 'projected', 'scaleIO',
+  'csi', 'ephemeral', 'image',
 ] as const;
+/** The paths Kubernetes names in "more than 1 volume type" where they differ from the field (its spelling). */
+const EXTRA_SOURCE_PATH: Partial<Record<(typeof VOLUME_SOURCES)[number], string>> = { cephfs: 'cephFS', downwardAPI: 'downwarAPI' };
 const HOST_PATH_TYPES = ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'];
 const FILE_MODE_ERROR = 'must be a number between 0 and 0777 (octal), both inclusive';
 
@@ -73,7 +76,7 @@ function volumeSource(v: Obj, field: string): FieldError[] {
   for (const kind of VOLUME_SOURCES) {
     if (!set(v[kind])) continue;
     if (count++ > 0) {
-      errs.push({ field: `${field}.${kind}`, type: 'Forbidden', detail: 'may not specify more than 1 volume type' });
+      errs.push({ field: `${field}.${EXTRA_SOURCE_PATH[kind] ?? kind}`, type: 'Forbidden', detail: 'may not specify more than 1 volume type' });
       continue;
     }
     const src = isRecord(v[kind]) ? (v[kind] as Obj) : {};

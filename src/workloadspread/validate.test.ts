@@ -74,6 +74,14 @@ describe('validateWorkloadSpread', () => {
     const ws = workloadSpread({ subsets: [subset('a', { patch: { spec: { containers: [{ name: 'app', image: '' }] } } })] });
     const target = { spec: { template: { spec: { containers: [{ name: 'app', image: 'app:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }] } } } };
     expect(render(ws, ctx({ target }))).toBe('spec.subsets[0].patch.containers[0].image: Required value');
+    // Without the target, what the patch alone breaks is still refused (patch-validation.test.ts).
+    expect(render(ws)).toBe('spec.subsets[0].patch.containers[0].image: Required value');
+  });
+
+  it('seed 004: a patch of one container\'s resources is valid, with or without the target', () => {
+    const ws = workloadSpread({ subsets: [subset('arm', { maxReplicas: 2, patch: { spec: { containers: [{ name: 'app', resources: { limits: { memory: '512Mi' } } }] } } }), subset('x86')] });
+    const target = { spec: { template: { spec: { containers: [{ name: 'app', image: 'app:1' }] } } } };
+    expect(render(ws, ctx({ target }))).toBe('');
     expect(render(ws)).toBe('');
   });
 });

@@ -2,21 +2,19 @@
 // messages. Pure: the other WorkloadSpreads of the namespace, the custom workload whitelist and
 // the target workload (for patch validation) come in as arguments.
 import type { FieldError } from '../kube/field-errors.js';
-import { validatePodParts } from '../kube/pod-validation.js';
 import { validateLabelSelector } from '../kube/validation.js';
-import { strategicMergePod } from './strategic-merge.js';
+import { validateSubsetPatch, type PatchTarget } from './patch-validation.js';
 import { validateNodeSelectorTerm, validatePreferredSchedulingTerms, validateTolerations } from './scheduling-validation.js';
 import { groupOf, type WorkloadSpread, type WorkloadSpreadSubset, type WorkloadSpreadTargetReference } from './types.js';
 import { BUILTIN_WORKLOADS, type CustomWorkloadWhitelist } from './workloads.js';
 import { MAX_SCHEDULED_FAILED_MS } from './types.js';
 
-type Template = { spec?: Record<string, unknown> };
 export type WorkloadSpreadValidationContext = {
   /** The other WorkloadSpreads of the namespace. */
   others: readonly WorkloadSpread[];
   whitelist: CustomWorkloadWhitelist | { error: string };
   /** The target workload when it exists: its pod template (and volumeClaimTemplates) validate patches. */
-  target?: { spec?: { template?: Template; volumeClaimTemplates?: { metadata?: { name?: string } }[] } };
+  target?: PatchTarget;
   /** The stored object, on UPDATE. */
   old?: WorkloadSpread;
 };
@@ -24,7 +22,6 @@ export type WorkloadSpreadValidationContext = {
 const goTargetRef = (r: WorkloadSpreadTargetReference) => `v1alpha1.TargetReference{APIVersion:${JSON.stringify(r.apiVersion ?? '')}, Kind:${JSON.stringify(r.kind ?? '')}, Name:${JSON.stringify(r.name ?? '')}}`;
 const goIntOrString = (v: number | string | undefined | null) =>
   v === undefined || v === null ? 'null' : typeof v === 'number' ? `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}` : `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`;
-const goBytes = (v: unknown) => `[]byte{${[...new TextEncoder().encode(JSON.stringify(v))].map((b) => `0x${b.toString(16)}`).join(', ')}}`;
 
 function validateTargetRef(ref: WorkloadSpreadTargetReference | undefined, ctx: WorkloadSpreadValidationContext): FieldError[] {
   const field = 'spec.targetRef';
@@ -45,24 +42,6 @@ function maxReplicasValue(v: number | string): number | undefined {
   return m ? Math.ceil(Number(m[1])) : undefined;
 }
 
-function validatePatch(subset: WorkloadSpreadSubset, target: WorkloadSpreadValidationContext['target'], field: string): FieldError[] {
-  if (subset.patch === undefined || subset.patch === null || !target?.spec?.template) return [];
-  const template = structuredClone(target.spec.template) as Record<string, unknown>;
-  // CloneSets and StatefulSets add a volume per claim template to their pods.
-  const claims = (target.spec.volumeClaimTemplates ?? []).map((c) => ({ name: c.metadata?.name, persistentVolumeClaim: { claimName: c.metadata?.name } }));
-  if (claims.length) {
-    const spec = (template.spec ??= {}) as Record<string, unknown>;
-    spec.volumes = [...((spec.volumes as unknown[]) ?? []), ...claims];
-  }
-  const merged = strategicMergePod(template, subset.patch);
-  if (!merged.ok) return [{ field, type: 'Invalid', goValue: goBytes(subset.patch), detail: `failed to merge patch raw ${JSON.stringify(subset.patch)}` }];
-  const spec = (merged.value.spec ?? {}) as Record<string, unknown>;
-  return validatePodParts({ containers: spec.containers, initContainers: spec.initContainers, volumes: spec.volumes }).map((e) => ({
-    ...e,
-    field: e.field.replace(/^spec\./, `${field}.`),
-  }));
-}
-
 function validateSubsets(ws: WorkloadSpread, ctx: WorkloadSpreadValidationContext): FieldError[] {
   const subsets = ws.spec.subsets ?? [];
   const path = 'spec.subsets';
@@ -81,7 +60,7 @@ function validateSubsets(ws: WorkloadSpread, ctx: WorkloadSpreadValidationContex
     if (s.requiredNodeSelectorTerm) errs.push(...validateNodeSelectorTerm(s.requiredNodeSelectorTerm, `${at}.requiredNodeSelectorTerm`));
     if (s.preferredNodeSelectorTerms) errs.push(...validatePreferredSchedulingTerms(s.preferredNodeSelectorTerms, `${at}.preferredSchedulingTerms`));
     if (s.tolerations) errs.push(...validateTolerations(s.tolerations, `${at}.tolerations`));
-    errs.push(...validatePatch(s, ctx.target, `${at}.patch`));
+    errs.push(...validateSubsetPatch(s.patch, ctx.target, `${at}.patch`));
     if (s.maxReplicas === undefined || s.maxReplicas === null) continue;
     // The first problem with maxReplicas ends subset validation, as in OpenKruise.
     const bad = (detail: string) => [...errs, { field: `${at}.maxReplicas`, type: 'Invalid' as const, goValue: goIntOrString(s.maxReplicas), detail }];
