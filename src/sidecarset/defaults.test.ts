@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSidecarSet, imageTag, withHashAnnotations } from './defaults.js';
+import { goJSON } from './go-json.js';
 import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, type SidecarSet } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -84,6 +85,11 @@ describe('defaultSidecarSet: volumes', () => {
       { name: 'v', downwardAPI: { defaultMode: 420, items: [{ path: 'l', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' } }] } }],
     ['projected defaultMode, fieldRef and token expiry', { projected: { sources: [{ downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } }, { serviceAccountToken: { path: 't' } }] } },
       { name: 'v', projected: { defaultMode: 420, sources: [{ downwardAPI: { items: [{ path: 'n', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } }] } }, { serviceAccountToken: { path: 't', expirationSeconds: 3600 } }] } }],
+    ['iscsi interface (SetDefaultPodVolumes)', { iscsi: { targetPortal: 'p', iqn: 'iqn.x', lun: 0 } }, { name: 'v', iscsi: { targetPortal: 'p', iqn: 'iqn.x', lun: 0, iscsiInterface: 'default' } }],
+    ['rbd pool, user, keyring', { rbd: { monitors: ['m'], image: 'i' } }, { name: 'v', rbd: { monitors: ['m'], image: 'i', pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' } }],
+    ['azureDisk caching, kind, fsType, readOnly', { azureDisk: { diskName: 'd', diskURI: 'u' } },
+      { name: 'v', azureDisk: { diskName: 'd', diskURI: 'u', cachingMode: 'ReadWrite', kind: 'Shared', fsType: 'ext4', readOnly: false } }],
+    ['scaleIO storageMode and fsType', { scaleIO: { gateway: 'g', system: 's' } }, { name: 'v', scaleIO: { gateway: 'g', system: 's', storageMode: 'ThinProvisioned', fsType: 'xfs' } }],
     ['other sources untouched', { persistentVolumeClaim: { claimName: 'c' } }, { name: 'v', persistentVolumeClaim: { claimName: 'c' } }],
   ])('%s', (_name, v, want) => {
     expect(volume(v)).toEqual(want);
@@ -102,6 +108,45 @@ describe('imageTag', () => {
     ['', ''],
   ])('%s → %s', (image, want) => {
     expect(imageTag(image)).toBe(want);
+  });
+});
+
+describe('defaultSidecarSet: the object OpenKruise marshals', () => {
+  // OpenKruise's TestMutatingSidecarSetFn input, and what json.Marshal writes for its spec after
+  // SetDefaultsSidecarSet: struct fields (resources, injectionStrategy, …) are never omitted.
+  it('matches the Go object field for field', () => {
+    const input = set({
+      containers: [{ name: 'dns-f', image: 'dns:1.0' }],
+      patchPodMetadata: [{ annotations: { key1: 'value1' } }],
+      injectionStrategy: { revision: { customVersion: '1' } },
+    });
+    expect(specOf(defaultSidecarSet(input))).toEqual({
+      containers: [{
+        name: 'dns-f', image: 'dns:1.0', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+        imagePullPolicy: 'IfNotPresent', podInjectPolicy: 'BeforeAppContainer', upgradeStrategy: { upgradeType: 'ColdUpgrade' }, shareVolumePolicy: { type: 'disabled' },
+      }],
+      updateStrategy: { type: 'RollingUpdate', partition: 0, maxUnavailable: 1 },
+      injectionStrategy: { revision: { customVersion: '1', policy: 'Always' } },
+      revisionHistoryLimit: 10,
+      patchPodMetadata: [{ annotations: { key1: 'value1' }, patchPolicy: 'Retain' }],
+    });
+  });
+
+  it('a defaulted container is the one OpenKruise hashes (SEMANTICS.md §2.2), as the API server stores it', () => {
+    const go = '{"name":"dns-f","image":"dns:1.0","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent","podInjectPolicy":"BeforeAppContainer","upgradeStrategy":{"upgradeType":"ColdUpgrade"},"shareVolumePolicy":{"type":"disabled"}}';
+    const ours = (specOf(defaultSidecarSet(set({ containers: [{ name: 'dns-f', image: 'dns:1.0' }] }))).containers as Obj[])[0];
+    // Stored custom resources are re-encoded with sorted keys, so equal content is equal bytes.
+    expect(goJSON(ours)).toBe(goJSON(JSON.parse(go)));
+  });
+
+  it.each<[string, Obj, Obj]>([
+    ['resources {} on containers and init containers', { containers: [{ name: 'c', image: 'x:1' }], initContainers: [{ name: 'i', image: 'x:1', resources: null }] },
+      { containers: [{ resources: {} }], initContainers: [{ resources: {} }] }],
+    ['resources kept', { containers: [{ name: 'c', image: 'x:1', resources: { limits: { cpu: '1' } } }] }, { containers: [{ resources: { limits: { cpu: '1' } } }] }],
+    ['injectionStrategy {} when left out', {}, { injectionStrategy: {} }],
+    ['injectionStrategy kept', { injectionStrategy: { paused: true } }, { injectionStrategy: { paused: true } }],
+  ])('%s', (_name, spec, want) => {
+    expect(specOf(defaultSidecarSet(set(spec)))).toMatchObject(want);
   });
 });
 

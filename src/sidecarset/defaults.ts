@@ -2,7 +2,11 @@
 // (SEMANTICS.md §2.2; apis/apps/defaults/v1alpha1.go SetDefaultsSidecarSet, pod.go
 // SetDefaultPodVolumes, and the Kubernetes container/volume defaulters they call). Pure: returns a
 // defaulted copy. Only what OpenKruise sets is set; in particular a startupProbe is not defaulted
-// (OpenKruise 1.8 defaults only liveness and readiness probes).
+// (OpenKruise 1.8 defaults only liveness and readiness probes). Fields that are structs in Go
+// (containers' `resources`, `upgradeStrategy`, `shareVolumePolicy`; `spec.updateStrategy`,
+// `spec.injectionStrategy`) are always present, as in the object OpenKruise's webhook marshals;
+// the rest of what Go would add (metadata.creationTimestamp: null, a zero status) the API server
+// replaces on write, so it is left out.
 import { defaultContainer, defaultFieldRef, defaultVolume } from '../kube/pod-defaults.js';
 import { sidecarSetHash, sidecarSetHashWithoutImage } from './hash.js';
 import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, type SidecarSet } from './types.js';
@@ -29,6 +33,8 @@ function defaultSidecarContainer(c: Obj, injectPolicy: string): void {
   const share = child(c, 'shareVolumePolicy');
   if (share && blank(share.type)) share.type = 'disabled';
   defaultContainer(c, { startupProbe: false });
+  // A struct, not a pointer, in Go: OpenKruise's defaulted object always carries it.
+  if (unset(c.resources)) c.resources = {};
   for (const t of objects(c.transferEnv)) if (isObj(t.sourceContainerNameFrom)) defaultFieldRef(t.sourceContainerNameFrom.fieldRef);
 }
 
@@ -50,8 +56,9 @@ export function defaultSidecarSet(set: SidecarSet): SidecarSet {
   for (const v of objects(spec.volumes)) defaultVolume(v);
   if (unset(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
   for (const p of objects(spec.patchPodMetadata)) if (blank(p.patchPolicy)) p.patchPolicy = 'Retain';
-  const injection = spec.injectionStrategy;
-  if (isObj(injection) && isObj(injection.revision) && blank(injection.revision.policy)) injection.revision.policy = 'Always';
+  // A struct too (spec.injectionStrategy), so present even when empty.
+  const injection = child(spec, 'injectionStrategy');
+  if (injection && isObj(injection.revision) && blank(injection.revision.policy)) injection.revision.policy = 'Always';
   return out;
 }
 
