@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetSecretValueCommand, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
-import { describe, expect, it } from 'vitest';
-import { emptyPlan, type Reconciler, type RunReport, type Scope } from '../../src/reconcile/types.js';
-import { kubeSourceFromEnv, makeReconcileHandler } from './reconcile.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { QueuedMessage, RequeueBody, RequeueQueue } from '../../src/aws/requeue.js';
+import { startFakeSqs, type FakeSqs } from '../../src/aws/sqs-fake.js';
+import { emptyPlan, type Plan, type Reconciler, type RunReport, type Scope } from '../../src/reconcile/types.js';
+import { kubeSourceFromEnv, lambdaResult, makeReconcileHandler, requeueQueueFromEnv, resyncSecondsFromEnv, type ReconcileDeps } from './reconcile.js';
 
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'lambda', name), 'utf8')) as Record<string, unknown>;
@@ -150,22 +152,253 @@ describe('kubeSourceFromEnv', () => {
   });
 });
 
-describe('edge push after a scheduled resync', () => {
-  it('pushes after a scheduled event and reports it, but not after an ObjectChanged event', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const dir = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'lambda');
-    const scheduled = JSON.parse(readFileSync(join(dir, 'scheduled-event.json'), 'utf8')) as unknown;
-    const changed = JSON.parse(readFileSync(join(dir, 'object-changed-event.json'), 'utf8')) as { detail: Record<string, unknown> };
-    let pushes = 0;
-    const reconciler = { kind: String(changed.detail.kind), apiVersion: String(changed.detail.apiVersion), observe: async () => ({}), decide: () => ({ writes: [], status: [], events: [] }) };
-    const handler = makeReconcileHandler({
-      reconcilers: [reconciler], clusterId: String(changed.detail.clusterId),
-      run: async (r) => ({ reconciler: r.kind, acted: true, dryRun: false, plan: { writes: [], status: [], events: [] }, applied: 0, conflicts: 0, failed: [], apiCalls: 1, durationMs: 1 }),
-      afterResync: async () => { pushes += 1; return ['namespaces: patch 0/3']; },
+// ---- wake-ups, SQS batches and edge pushes -------------------------------------------------------
+
+const T0 = Date.parse('2026-11-22T14:25:10.300Z');
+const at = (ms: number, from = T0) => new Date(from + ms).toISOString();
+const sqsBatch = fixture('sqs-requeue-event.json') as { Records: { messageId: string; body: string }[] };
+const [webId, sidecarId] = sqsBatch.Records.map((r) => r.messageId) as [string, string];
+const sqsRecord = (messageId: string, body: Partial<RequeueBody>) => ({ ...sqsBatch.Records[0]!, messageId, body: JSON.stringify(body) });
+const bodyOf = (m: QueuedMessage) => JSON.parse(m.body) as RequeueBody;
+const ALL: Scope = { kind: 'all' };
+const WEB: Scope = { kind: 'objects', objects: [{ namespace: 'default', name: 'web' }] };
+
+/** How a fake run of a kind goes: what its plan asks, whether it held the lease, what it wrote. */
+type Script = { requeueAfterMs?: number; acted?: boolean; writes?: number; events?: number; throws?: string };
+
+function scripted(script: Record<string, Script>) {
+  const calls: { kind: string; scope: Scope }[] = [];
+  const run = async (r: Reconciler, scope: Scope): Promise<RunReport> => {
+    calls.push({ kind: r.kind, scope });
+    const s = script[r.kind] ?? {};
+    if (s.throws) throw new Error(s.throws);
+    const target = { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'web-0' };
+    const plan: Plan = {
+      ...emptyPlan(),
+      writes: Array.from({ length: s.writes ?? 0 }, () => ({ op: 'patch' as const, target, patch: {}, patchType: 'merge' as const, reason: 'test' })),
+      events: Array.from({ length: s.events ?? 0 }, () => ({ regarding: target, type: 'Normal' as const, reason: 'Test', message: 'test' })),
+      ...(s.requeueAfterMs !== undefined ? { requeueAfterMs: s.requeueAfterMs } : {}),
+    };
+    const acted = s.acted ?? true;
+    return { reconciler: r.kind, acted, dryRun: false, plan, applied: acted ? (s.writes ?? 0) + (s.events ?? 0) : 0, conflicts: 0, failed: [], apiCalls: 1, durationMs: 1 };
+  };
+  return { run, calls };
+}
+
+class RecordingQueue implements RequeueQueue {
+  readonly calls: QueuedMessage[][] = [];
+  constructor(private readonly refuse: (m: QueuedMessage) => string | undefined = () => undefined) {}
+  async send(messages: readonly QueuedMessage[]) {
+    this.calls.push([...messages]);
+    return messages.flatMap((m, index) => {
+      const error = this.refuse(m);
+      return error ? [{ index, error }] : [];
     });
-    expect(await handler(scheduled)).toMatchObject({ ok: true, trigger: 'schedule', pushed: ['namespaces: patch 0/3'] });
-    expect((await handler(changed)).pushed).toBeUndefined();
-    expect(pushes).toBe(1);
+  }
+  get sent() {
+    return this.calls.flat();
+  }
+}
+
+const handlerWith = (script: Record<string, Script>, over: Partial<ReconcileDeps> = {}) => {
+  const { run, calls } = scripted(script);
+  const handler = makeReconcileHandler({ reconcilers: all, clusterId: 'example', run, now: () => T0, resyncEveryMs: 60_000, ...over });
+  return { handler, calls };
+};
+
+describe('wake-ups after EventBridge-triggered runs', () => {
+  it('a plan asking for a wake-up sends one message, due then, with the next scheduled resync as horizon', async () => {
+    const queue = new RecordingQueue();
+    const summary = await handlerWith({ SidecarSet: { requeueAfterMs: 10_000 } }, { queue }).handler(scheduled);
+    expect(queue.calls).toHaveLength(1);
+    expect(queue.sent.map((m) => [bodyOf(m), m.delaySeconds])).toEqual([
+      [{ clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', scope: ALL, dueAt: at(10_000), resyncBy: at(60_000) }, 10],
+    ]);
+    expect(summary).toMatchObject({ ok: true, requeues: [{ reconciler: 'SidecarSet', scope: 'all', dueAt: at(10_000), delaySeconds: 10, status: 'sent' }] });
+  });
+
+  it('another invocation held the lease: the same scope again in 2 s', async () => {
+    const queue = new RecordingQueue();
+    await handlerWith({ CloneSet: { acted: false } }, { queue }).handler(changed);
+    expect(queue.sent.map((m) => [bodyOf(m).kind, bodyOf(m).scope, m.delaySeconds])).toEqual([['CloneSet', WEB, 2]]);
+  });
+
+  it('a wake-up due after the next scheduled resync is not sent: the resync covers it', async () => {
+    const queue = new RecordingQueue();
+    const summary = await handlerWith({ CloneSet: { requeueAfterMs: 5 * 60_000 } }, { queue }).handler(scheduled);
+    expect(queue.calls).toEqual([]);
+    expect(summary).toMatchObject({ ok: true, requeues: [{ reconciler: 'CloneSet', status: 'covered by resync', delaySeconds: 300 }] });
+  });
+
+  it('with no scheduled resync, a 20-minute wait is sent with the 15-minute cap and no horizon', async () => {
+    const queue = new RecordingQueue();
+    await handlerWith({ CloneSet: { requeueAfterMs: 20 * 60_000 } }, { queue, resyncEveryMs: 0 }).handler(scheduled);
+    expect(queue.sent.map((m) => [bodyOf(m).dueAt, bodyOf(m).resyncBy, m.delaySeconds])).toEqual([[at(20 * 60_000), undefined, 900]]);
+  });
+
+  it('without a queue, wake-ups are reported as not scheduled and the run is otherwise unchanged', async () => {
+    const summary = await handlerWith({ CloneSet: { requeueAfterMs: 10_000 } }).handler(scheduled);
+    expect(summary.ok).toBe(true);
+    expect(summary.runs).toHaveLength(3);
+    expect(summary.requeues).toEqual([
+      { reconciler: 'CloneSet', scope: 'all', dueAt: at(10_000), delaySeconds: 10, status: 'not scheduled', error: 'no requeue queue (KS_REQUEUE_QUEUE_URL) configured' },
+    ]);
+  });
+
+  it('a wake-up SQS refused makes the summary not ok', async () => {
+    const queue = new RecordingQueue(() => 'KmsThrottled: slow down');
+    const summary = await handlerWith({ CloneSet: { requeueAfterMs: 10_000 } }, { queue }).handler(changed);
+    expect(summary).toMatchObject({ ok: false, requeues: [{ status: 'failed', error: 'KmsThrottled: slow down' }] });
+  });
+
+  it('a run that threw asks for nothing (the schedule retries it)', async () => {
+    const queue = new RecordingQueue();
+    const summary = await handlerWith({ CloneSet: { throws: 'observe failed: 503' } }, { queue }).handler(changed);
+    expect(queue.calls).toEqual([]);
+    expect(summary.ok).toBe(false);
+  });
+});
+
+describe('SQS batches of wake-ups', () => {
+  it('routes each record to its reconciler and scope; all delivered: no failures, and Lambda gets only batchItemFailures', async () => {
+    const lines: string[] = [];
+    const { handler, calls } = handlerWith({}, { log: (l) => lines.push(l) });
+    const summary = await handler(sqsBatch);
+    expect(calls).toEqual([{ kind: 'CloneSet', scope: WEB }, { kind: 'SidecarSet', scope: ALL }]);
+    expect(summary).toMatchObject({ ok: true, trigger: 'requeue', batchItemFailures: [], runs: [{ reconciler: 'CloneSet', scope: ['default/web'] }, { reconciler: 'SidecarSet', scope: 'all' }] });
+    expect(lambdaResult(summary)).toEqual({ batchItemFailures: [] });
+    expect(JSON.parse(lines[0]!)).toEqual(summary);
+  });
+
+  it('only the records whose run threw, or that are malformed, are reported failed', async () => {
+    const { handler, calls } = handlerWith({ SidecarSet: { throws: 'SidecarSet: observe failed: 503' } });
+    const summary = await handler({ Records: [...sqsBatch.Records, { ...sqsBatch.Records[0]!, messageId: 'bad', body: '{"kind":"CloneSet"}' }] });
+    expect(calls.map((c) => c.kind)).toEqual(['CloneSet', 'SidecarSet']);
+    expect(summary.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }, { itemIdentifier: sidecarId }]);
+    expect(summary.ok).toBe(false);
+    expect(summary.message).toContain('bad: body: clusterId must be a non-empty string');
+  });
+
+  it('records for one reconciler make one run: the full scope supersedes the object scope', async () => {
+    const due = { clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', dueAt: at(0), resyncBy: at(50_000) };
+    const { handler, calls } = handlerWith({});
+    const summary = await handler({ Records: [sqsRecord('a', { ...due, scope: WEB }), sqsRecord('b', { ...due, scope: ALL })] });
+    expect(calls).toEqual([{ kind: 'CloneSet', scope: ALL }]);
+    expect(summary.batchItemFailures).toEqual([]);
+  });
+
+  it('a record not yet due (a wait beyond 15 minutes) is sent again with what remains, not run', async () => {
+    const queue = new RecordingQueue();
+    const body = { clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', scope: WEB, dueAt: at(20 * 60_000 - 15 * 60_000) };
+    const { handler, calls } = handlerWith({}, { queue, resyncEveryMs: 0 });
+    const summary = await handler({ Records: [sqsRecord('early', body)] });
+    expect(calls).toEqual([]);
+    expect(queue.sent.map((m) => [bodyOf(m), m.delaySeconds])).toEqual([[body, 300]]);
+    expect(summary).toMatchObject({ ok: true, batchItemFailures: [] });
+  });
+
+  it('a record whose scheduled resync has run is acknowledged without running', async () => {
+    const { handler, calls } = handlerWith({});
+    const summary = await handler({ Records: [sqsRecord('stale', { clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', scope: ALL, dueAt: at(-70_000), resyncBy: at(-10_000) })] });
+    expect(calls).toEqual([]);
+    expect(summary).toMatchObject({ ok: true, batchItemFailures: [], skipped: [`stale: the scheduled resync due by ${at(-10_000)} covers it`] });
+  });
+
+  it('a run asking again continues the chain with the records’ horizon; if that wake-up cannot be sent, its records fail', async () => {
+    const queue = new RecordingQueue((m) => (bodyOf(m).kind === 'SidecarSet' ? 'InternalError: try again' : undefined));
+    const summary = await handlerWith({ CloneSet: { requeueAfterMs: 10_000 }, SidecarSet: { acted: false } }, { queue }).handler(sqsBatch);
+    expect(queue.sent.map((m) => [bodyOf(m).kind, bodyOf(m).scope, bodyOf(m).resyncBy, m.delaySeconds])).toEqual([
+      ['SidecarSet', ALL, '2026-11-22T14:26:00.000Z', 2],
+      ['CloneSet', WEB, '2026-11-22T14:26:00.000Z', 10],
+    ]);
+    expect(summary.batchItemFailures).toEqual([{ itemIdentifier: sidecarId }]);
+    expect(summary.batchItemFailures).not.toContainEqual({ itemIdentifier: webId });
+  });
+});
+
+describe('edge pushes', () => {
+  const pusher = (fail?: string) => {
+    const pushes: number[] = [];
+    return { pushes, pushEdge: async () => { pushes.push(1); if (fail) throw new Error(fail); return ['namespaces: patch 0/3']; } };
+  };
+
+  it.each<[string, unknown, Record<string, Script>, boolean]>([
+    ['after every scheduled resync, writes or not', scheduled, {}, true],
+    ['after an ObjectChanged run that wrote', changed, { CloneSet: { writes: 2 } }, true],
+    ['not after an ObjectChanged run that wrote nothing', changed, {}, false],
+    ['not after a run that only recorded Events', changed, { CloneSet: { events: 1 } }, false],
+    ['not after a run that did not act', changed, { CloneSet: { writes: 1, acted: false } }, false],
+    ['after an SQS-triggered run that wrote', sqsBatch, { SidecarSet: { writes: 1 } }, true],
+    ['not after an SQS batch that wrote nothing', sqsBatch, {}, false],
+  ])('%s', async (_name, event, script, want) => {
+    const { pushes, pushEdge } = pusher();
+    const summary = await handlerWith(script, { pushEdge }).handler(event);
+    expect(pushes.length).toBe(want ? 1 : 0);
+    expect(summary.pushed).toEqual(want ? ['namespaces: patch 0/3'] : undefined);
+  });
+
+  it('a failed push is reported and makes the summary not ok, without failing SQS records', async () => {
+    const { pushEdge } = pusher('edge refused namespaces: 401');
+    const summary = await handlerWith({ CloneSet: { writes: 1 } }, { pushEdge }).handler(sqsBatch);
+    expect(summary).toMatchObject({ ok: false, message: 'edge push failed: edge refused namespaces: 401', batchItemFailures: [] });
+  });
+});
+
+describe('the wake-up loop through the real SQS client', () => {
+  const creds = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' };
+  let sqs: FakeSqs;
+  beforeAll(async () => {
+    sqs = await startFakeSqs({ region: 'us-east-1', credentials: { accessKeyId: creds.AWS_ACCESS_KEY_ID, secretAccessKey: creds.AWS_SECRET_ACCESS_KEY, sessionToken: creds.AWS_SESSION_TOKEN } });
+  });
+  afterAll(() => sqs.close());
+  beforeEach(() => {
+    sqs.requests.length = 0;
+    sqs.messages.length = 0;
+  });
+
+  it('schedule → signed SendMessageBatch → SQS records → runs, until the next scheduled resync ends the chain', async () => {
+    const queue = requeueQueueFromEnv({ KS_REQUEUE_QUEUE_URL: sqs.queueUrl, AWS_REGION: 'us-east-1', ...creds });
+    let now = T0;
+    const { run, calls } = scripted({ SidecarSet: { requeueAfterMs: 25_000 }, CloneSet: { acted: false } });
+    const handler = makeReconcileHandler({ reconcilers: all, clusterId: 'example', run, now: () => now, resyncEveryMs: 60_000, ...(queue ? { queue } : {}) });
+
+    await handler(scheduled);
+    expect(sqs.requests.map((r) => r.signatureValid)).toEqual([true]);
+    expect(sqs.messages.map((m) => [bodyOf(m).kind, m.delaySeconds])).toEqual([['CloneSet', 2], ['SidecarSet', 25]]);
+
+    // Deliver each batch when its latest message is due, as SQS would (earlier ones wait with it).
+    const hops: [number, string[]][] = [];
+    for (let hop = 0; hop < 20 && sqs.messages.length; hop++) {
+      now += Math.max(...sqs.messages.map((m) => m.delaySeconds)) * 1000;
+      calls.length = 0;
+      const summary = await handler({ Records: sqs.drain() });
+      expect(summary.batchItemFailures).toEqual([]);
+      hops.push([(now - T0) / 1000, calls.map((c) => c.kind)]);
+    }
+    // CloneSet keeps losing the lease and retries every 2 s; SidecarSet asks again 25 s on. A wake-up
+    // that would fall at or after the resync due at +60 s is not sent, so the chain ends there.
+    expect(hops).toEqual([[25, ['CloneSet', 'SidecarSet']], [50, ['CloneSet', 'SidecarSet']], [52, ['CloneSet']], [54, ['CloneSet']], [56, ['CloneSet']], [58, ['CloneSet']]]);
+    expect(sqs.requests.every((r) => r.signatureValid)).toBe(true);
+    expect(sqs.messages).toEqual([]);
+  });
+});
+
+describe('environment', () => {
+  it('KS_REQUEUE_QUEUE_URL: none → no queue; the Region from AWS_REGION or the queue URL', () => {
+    expect(requeueQueueFromEnv({})).toBeUndefined();
+    expect(requeueQueueFromEnv({ KS_REQUEUE_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q' })).toBeDefined();
+    expect(() => requeueQueueFromEnv({ KS_REQUEUE_QUEUE_URL: 'http://127.0.0.1:9324/123456789012/q' })).toThrow("set AWS_REGION, the queue's Region");
+  });
+
+  it.each([
+    [undefined, 60],
+    ['0', 0],
+    ['300', 300],
+  ])('KS_RESYNC_SECONDS=%s → %d', (value, want) => {
+    expect(resyncSecondsFromEnv(value === undefined ? {} : { KS_RESYNC_SECONDS: value })).toBe(want);
+  });
+
+  it.each(['-1', '1.5', 'a minute', ''])('KS_RESYNC_SECONDS=%j is refused', (value) => {
+    expect(() => resyncSecondsFromEnv({ KS_RESYNC_SECONDS: value })).toThrow('expected whole seconds');
   });
 });

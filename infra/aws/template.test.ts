@@ -73,11 +73,11 @@ describe('functions', () => {
     expect(typeof mod[exportName]).toBe('function');
   });
 
-  it('the reconciler is configured through the variables reconcile.ts reads', () => {
+  it('the reconciler is configured through the variables its entry reads', () => {
     const vars = Object.keys(template.Resources.ReconcileFunction!.Properties.Environment.Variables as object);
-    expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_EKS_CLUSTER', 'KS_EKS_ENDPOINT', 'KS_EKS_CA_DATA', 'KS_KUBECONFIG_SECRET_ARN', 'KS_EDGE_URL', 'KS_SYNC_TOKEN']);
-    const src = readFileSync(join(ROOT, 'functions', 'lambda', 'reconcile.ts'), 'utf8');
-    for (const v of vars) expect(src).toContain(v);
+    expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_EKS_CLUSTER', 'KS_EKS_ENDPOINT', 'KS_EKS_CA_DATA', 'KS_KUBECONFIG_SECRET_ARN', 'KS_EDGE_URL', 'KS_SYNC_TOKEN', 'KS_REQUEUE_QUEUE_URL', 'KS_RESYNC_SECONDS']);
+    const src = ['functions/lambda/reconcile.ts', 'functions/node/ports.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    for (const v of vars) expect(src).toContain(`env.${v}`);
   });
 
   it('the webhook is configured through the variables its entry reads', () => {
@@ -131,6 +131,38 @@ describe('events', () => {
   });
 });
 
+describe('wake-ups (SQS)', () => {
+  const res = template.Resources;
+  const fn = res.ReconcileFunction!.Properties;
+
+  it('the reconciler gets the queue URL, and the schedule period matches the schedule rule', () => {
+    expect(fn.Environment.Variables.KS_REQUEUE_QUEUE_URL).toEqual(ref('RequeueQueue'));
+    const [, n, unit] = /^rate\((\d+) (minute|minutes|hour|hours)\)$/.exec(res.ReconcileScheduleRule!.Properties.ScheduleExpression as string)!;
+    expect(Number(fn.Environment.Variables.KS_RESYNC_SECONDS)).toBe(Number(n) * (unit!.startsWith('hour') ? 3600 : 60));
+  });
+
+  it('the queue feeds the reconciler in batches, reporting partial batch failures', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]).toMatchObject({ FunctionName: ref('ReconcileFunction'), EventSourceArn: arnOf('RequeueQueue'), FunctionResponseTypes: ['ReportBatchItemFailures'], MaximumBatchingWindowInSeconds: 0 });
+    expect(mappings[0]!.BatchSize).toBeLessThanOrEqual(10);
+    // SAM would attach its own poller policy to a role it made; the role here is ours.
+    expect(fn.Events).toBeUndefined();
+  });
+
+  it('a standard queue (FIFO has no per-message delay), invisible while a batch may still be running, with a dead-letter queue', () => {
+    const q = res.RequeueQueue!;
+    expect(q.Type).toBe('AWS::SQS::Queue');
+    expect(q.Properties.FifoQueue).toBeUndefined();
+    expect(q.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(fn.Timeout as number);
+    expect(q.Properties.DelaySeconds ?? 0).toBe(0);
+    expect(q.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: arnOf('RequeueDeadLetterQueue'), maxReceiveCount: expect.any(Number) });
+    expect(res.RequeueDeadLetterQueue!.Type).toBe('AWS::SQS::Queue');
+    // A standard queue's message keeps its enqueue time when moved, so the dead-letter queue must keep it longer.
+    expect(res.RequeueDeadLetterQueue!.Properties.MessageRetentionPeriod).toBeGreaterThan(q.Properties.MessageRetentionPeriod as number);
+  });
+});
+
 describe('IAM', () => {
   const roles = Object.fromEntries(ofType('AWS::IAM::Role'));
 
@@ -143,9 +175,11 @@ describe('IAM', () => {
     }
   });
 
-  it('the reconciler may log, read the one kubeconfig secret and (in a VPC) manage its interfaces', () => {
+  it('the reconciler may log, send to and poll the requeue queue, read the one kubeconfig secret and (in a VPC) manage its interfaces', () => {
     expect(statementsOf(roles.ReconcileRole!).map((s) => [s.Sid, list(s.Action), s.Resource])).toEqual([
       ['Logs', ['logs:CreateLogStream', 'logs:PutLogEvents'], arnOf('ReconcileLogGroup')],
+      ['RequeueSend', ['sqs:SendMessage'], arnOf('RequeueQueue')],
+      ['RequeuePoll', ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], arnOf('RequeueQueue')],
       ['KubeconfigSecret', ['secretsmanager:GetSecretValue'], ref('KubeconfigSecretArn')],
       ['VpcDescribe', ['ec2:DescribeNetworkInterfaces', 'ec2:DescribeSubnets'], '*'],
       ['VpcInterfaces', ['ec2:CreateNetworkInterface', 'ec2:DeleteNetworkInterface', 'ec2:AssignPrivateIpAddresses', 'ec2:UnassignPrivateIpAddresses'], { 'Fn::Sub': 'arn:${AWS::Partition}:ec2:${AWS::Region}:${AWS::AccountId}:*/*' }],
@@ -168,6 +202,9 @@ describe('IAM', () => {
     // VpcInterfaces: Lambda creates and deletes ENIs whose ids are not known in advance; scoped to
     // this account and Region (Lambda: "Configuring a Lambda function to access resources in a VPC").
     expect(wildcards).toEqual(['ReconcileRole/VpcDescribe', 'ReconcileRole/VpcInterfaces']);
+    // SQS only on the requeue queue, only for the reconciler.
+    const sqs = all.filter((s) => list(s.Action).some((a) => a.startsWith('sqs:')));
+    expect(sqs.map((s) => [s.id, s.Resource])).toEqual([['ReconcileRole', arnOf('RequeueQueue')], ['ReconcileRole', arnOf('RequeueQueue')]]);
     // Minting an EKS token calls nothing (sts:GetCallerIdentity needs no permission); endpoint and CA are parameters.
     expect(all.flatMap((s) => list(s.Action)).filter((a) => a.startsWith('eks:') || a.startsWith('sts:'))).toEqual([]);
   });
