@@ -54,9 +54,15 @@ describe('decidePubs', () => {
 
   it('writes nothing when the status is current', () => {
     const p = byRef();
-    p.status = { observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 3, unavailableAllowed: 1, disruptedPods: {}, unavailablePods: {} };
+    p.status = { observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 3, unavailableAllowed: 1 };
     const plan = decidePubs(observed(p, [depPod('a'), depPod('b'), depPod('c')], { 'default/apps/Deployment/web': 3 }), NOW);
     expect(plan.status).toEqual([]);
+  });
+
+  it('never writes an empty map: disruptedPods and unavailablePods are left out (omitempty)', () => {
+    const plan = decidePubs(observed(byRef(), [depPod('a'), depPod('b'), depPod('c')], { 'default/apps/Deployment/web': 3 }), NOW);
+    expect(plan.status[0]!.status).not.toHaveProperty('disruptedPods');
+    expect(plan.status[0]!.status).not.toHaveProperty('unavailablePods');
   });
 
   it('turns refusals into PubPreventPodDeletion Events on the pods', () => {
@@ -80,10 +86,18 @@ describe('decidePubs', () => {
 
   it('without a ledger, keeps the status’s pending pods and deletes expired ones with null', () => {
     const p = byRef();
-    p.status = { observedGeneration: 1, totalReplicas: 2, desiredAvailable: 1, currentAvailable: 1, unavailableAllowed: 0, disruptedPods: { a: '2023-12-31T23:59:59Z', b: '2023-12-31T23:00:00Z' }, unavailablePods: {} };
+    p.status = { observedGeneration: 1, totalReplicas: 2, desiredAvailable: 1, currentAvailable: 1, unavailableAllowed: 0, disruptedPods: { a: '2023-12-31T23:59:59Z', b: '2023-12-31T23:00:00Z' } };
     const plan = decidePubs(observed(p, [depPod('a'), depPod('b')], { 'default/apps/Deployment/web': 2 }, false), NOW);
     expect(plan.status[0]!.status).toMatchObject({ disruptedPods: { a: '2023-12-31T23:59:59Z', b: null }, currentAvailable: 1, unavailableAllowed: 0 });
+    expect(plan.status[0]!.status).not.toHaveProperty('unavailablePods');
     expect(plan.requeueAfterMs).toBe(10_000);
+  });
+
+  it('when the last pending pod goes, the map is deleted with null rather than left as {}', () => {
+    const p = byRef();
+    p.status = { observedGeneration: 1, totalReplicas: 2, desiredAvailable: 1, currentAvailable: 1, unavailableAllowed: 0, disruptedPods: { b: '2023-12-31T23:00:00Z' } };
+    const plan = decidePubs(observed(p, [depPod('a'), depPod('b')], { 'default/apps/Deployment/web': 2 }, false), NOW);
+    expect(plan.status[0]!.status).toMatchObject({ disruptedPods: null, currentAvailable: 2, unavailableAllowed: 1 });
   });
 });
 

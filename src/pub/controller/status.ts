@@ -1,5 +1,8 @@
-// A PUB's status from its budget (SEMANTICS.md §4.5), and the merge patch that writes it: map
-// entries that went away are written as null, which is how a merge patch deletes a key. Pure.
+// A PUB's status from its budget (SEMANTICS.md §4.5), and the merge patch that writes it. The maps
+// are shaped as OpenKruise's `omitempty` writes them: an empty one is left out, never `{}`; in the
+// patch, entries that went away are written as null, and a map that emptied as null for the whole
+// field (how a merge patch deletes a key). Pure.
+import { mapFieldPatch, omitEmpty } from '../../kube/merge-patch.js';
 import { rfc3339 } from '../../sidecarset/controller/pod.js';
 import type { PubBudgetState } from '../budget-state.js';
 import type { PodUnavailableBudgetStatus } from '../types.js';
@@ -7,10 +10,12 @@ import type { PodUnavailableBudgetStatus } from '../types.js';
 const times = (m: Record<string, number>): Record<string, string> => Object.fromEntries(Object.entries(m).sort().map(([k, t]) => [k, rfc3339(new Date(t))]));
 
 export function statusOf(state: PubBudgetState): PodUnavailableBudgetStatus {
+  const disruptedPods = omitEmpty(times(state.disruptedPods));
+  const unavailablePods = omitEmpty(times(state.unavailablePods));
   return {
     observedGeneration: state.generation,
-    disruptedPods: times(state.disruptedPods),
-    unavailablePods: times(state.unavailablePods),
+    ...(disruptedPods ? { disruptedPods } : {}),
+    ...(unavailablePods ? { unavailablePods } : {}),
     unavailableAllowed: state.unavailableAllowed,
     currentAvailable: state.currentAvailable,
     desiredAvailable: state.desiredAvailable,
@@ -29,21 +34,21 @@ export function stateFromStatus(pub: string, uid: string, status: Partial<PodUna
   };
 }
 
+const MAPS = ['disruptedPods', 'unavailablePods'] as const;
+const SCALARS = ['observedGeneration', 'unavailableAllowed', 'currentAvailable', 'desiredAvailable', 'totalReplicas'] as const;
+
+/** A stored map and a built one read the same: `{}` stored is not the same as left out (it is to be removed). */
+const mapText = (m: Record<string, unknown> | null | undefined) => (m === undefined || m === null ? '-' : JSON.stringify(Object.fromEntries(Object.entries(m).sort())));
+
 /** The merge patch turning `current` into `next`, or undefined when they are equal. */
 export function statusPatch(current: Partial<PodUnavailableBudgetStatus> | undefined, next: PodUnavailableBudgetStatus): Record<string, unknown> | undefined {
-  const mapPatch = (cur: Record<string, string> | undefined, nxt: Record<string, string>) => {
-    const out: Record<string, string | null> = { ...nxt };
-    for (const k of Object.keys(cur ?? {})) if (!(k in nxt)) out[k] = null;
-    return out;
-  };
-  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
-  const scalars = ['observedGeneration', 'unavailableAllowed', 'currentAvailable', 'desiredAvailable', 'totalReplicas'] as const;
-  const changed =
-    scalars.some((k) => current?.[k] !== next[k]) ||
-    !same(sortKeys(current?.disruptedPods), next.disruptedPods) ||
-    !same(sortKeys(current?.unavailablePods), next.unavailablePods);
+  const changed = SCALARS.some((k) => current?.[k] !== next[k]) || MAPS.some((k) => mapText(current?.[k]) !== mapText(omitEmpty(next[k])));
   if (!changed) return undefined;
-  return { ...next, disruptedPods: mapPatch(current?.disruptedPods, next.disruptedPods ?? {}), unavailablePods: mapPatch(current?.unavailablePods, next.unavailablePods ?? {}) };
+  const patch: Record<string, unknown> = { ...next };
+  for (const k of MAPS) {
+    const field = mapFieldPatch(current?.[k], next[k]);
+    if (field === undefined) delete patch[k];
+    else patch[k] = field;
+  }
+  return patch;
 }
-
-const sortKeys = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).sort()) : m);

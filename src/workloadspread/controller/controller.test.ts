@@ -166,3 +166,45 @@ describe('Adaptive rescheduling with the ledger', () => {
     expect(c.subsetStatuses[0]!.conditions?.[0]?.status).toBe('True');
   });
 });
+
+describe('status shapes (omitempty)', () => {
+  const ws = workloadSpread({ subsets: [subset('a', { maxReplicas: 2 }), subset('b')] });
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', uid: 'dep-uid' }, spec: { replicas: 3 } };
+  const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', uid: 'web-abc-uid', labels: { 'pod-template-hash': 'abc' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'dep-uid', controller: true }] } };
+  const at = (agoMs: number) => new Date(NOW - agoMs).toISOString().replace('.000Z', 'Z');
+  const creating = (key: string, agoMs: number) => ({ name: 'a', replicas: 0, missingReplicas: 1, creatingPods: { [key]: at(agoMs) } });
+  const statusWrite = async (w: WorkloadSpread, pods: Pod[]) => {
+    const kube = fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [w], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': pods });
+    const plan = decideWorkloadSpreads(await observeWorkloadSpreads(kube, { kind: 'all' }, { now: () => NOW }), new Date(NOW));
+    return plan.status[0]?.status as Record<string, unknown> | undefined;
+  };
+  const withStatus = (status: unknown) => ({ ...ws, status } as WorkloadSpread);
+
+  it('a subset without entries carries no creatingPods/deletingPods, and no versions no versionedSubsetStatuses', async () => {
+    expect(await statusWrite(ws, [])).toEqual({
+      observedGeneration: 1,
+      subsetStatuses: [{ name: 'a', replicas: 0, missingReplicas: 2 }, { name: 'b', replicas: 0, missingReplicas: -1 }],
+    });
+    const status = await statusWrite(ws, [placed('web-abc-1', 'a')]);
+    expect((status!.versionedSubsetStatuses as Record<string, unknown[]>).abc).toEqual([{ name: 'a', replicas: 1, missingReplicas: 1 }, { name: 'b', replicas: 0, missingReplicas: -1 }]);
+  });
+
+  it('an emptied creatingPods is cleared: the version\'s list is replaced by one without it', async () => {
+    const seen = placed('web-abc-1', 'a', { annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: '{"name":"spread","subset":"a","uid":"k1"}' } });
+    const status = await statusWrite(withStatus({ observedGeneration: 1, versionedSubsetStatuses: { abc: [creating('k1', 1000), { name: 'b', replicas: 0, missingReplicas: -1 }] } }), [seen]);
+    expect((status!.versionedSubsetStatuses as Record<string, unknown[]>).abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 1 });
+  });
+
+  it('when the last version goes, versionedSubsetStatuses is deleted with null, not left as {}', async () => {
+    // The only entry expired (30 s) and no pod of its version was listed.
+    const status = await statusWrite(withStatus({ observedGeneration: 1, versionedSubsetStatuses: { abc: [creating('k1', 31_000), { name: 'b', replicas: 0, missingReplicas: -1 }] } }), []);
+    expect(status).toHaveProperty('versionedSubsetStatuses', null);
+    const stale = await statusWrite(withStatus({ observedGeneration: 1, subsetStatuses: [{ name: 'a', replicas: 0, missingReplicas: 2 }, { name: 'b', replicas: 0, missingReplicas: -1 }], versionedSubsetStatuses: {} }), []);
+    expect(stale).toHaveProperty('versionedSubsetStatuses', null);
+  });
+
+  it('a status already in shape is not rewritten', async () => {
+    const current = { observedGeneration: 1, subsetStatuses: [{ name: 'a', replicas: 0, missingReplicas: 2 }, { name: 'b', replicas: 0, missingReplicas: -1 }] };
+    expect(await statusWrite(withStatus(current), [])).toBeUndefined();
+  });
+});

@@ -9,6 +9,7 @@ import { nextExpiry } from '../ledger-resync.js';
 import type { WorkloadSpreadLedger } from '../ledger.js';
 import { missingReplicas } from '../subset-state.js';
 import { POD_DELETION_COST_ANNOTATION, WS_API_VERSION, WS_KIND, type WorkloadSpreadStatus, type WorkloadSpreadSubsetStatus } from '../types.js';
+import { mapFieldPatch } from '../../kube/merge-patch.js';
 import { emptyPlan, type Plan, type Write } from '../../reconcile/types.js';
 import { deletionCosts, honoursDeletionCost } from './deletion-cost.js';
 import type { SpreadObserved, WorkloadSpreadObserved } from './observe.js';
@@ -49,17 +50,22 @@ function canonical(v: unknown): string {
 function decideStatus(o: SpreadObserved, plan: Plan): void {
   const ws = o.ws;
   const versioned = versionedStatuses(o.ledger);
+  // Empty maps are left out, as OpenKruise's omitempty writes them (subsets' creatingPods and
+  // deletingPods in versionedStatuses, versionedSubsetStatuses itself here).
   const desired: WorkloadSpreadStatus = {
     ...(ws.metadata?.generation === undefined ? {} : { observedGeneration: ws.metadata.generation }),
     subsetStatuses: o.counts.subsetStatuses,
-    versionedSubsetStatuses: versioned,
+    ...(Object.keys(versioned).length ? { versionedSubsetStatuses: versioned } : {}),
   };
-  if (canonical(desired) === canonical({ ...ws.status, versionedSubsetStatuses: ws.status?.versionedSubsetStatuses ?? {} })) return;
-  // The status write is a merge patch: versions no longer kept must be nulled to go away.
-  const gone = Object.keys(ws.status?.versionedSubsetStatuses ?? {}).filter((v) => !(v in versioned));
+  if (canonical(desired) === canonical(ws.status ?? {})) return;
+  // The status write is a merge patch: lists (a version's subsets) are replaced whole, so a
+  // subset's emptied creatingPods goes with its old entry; map keys, versions no longer kept and
+  // the whole map once empty must be nulled to go away.
+  const { versionedSubsetStatuses: _, ...rest } = desired;
+  const versions = mapFieldPatch(ws.status?.versionedSubsetStatuses, versioned);
   plan.status.push({
     target: { apiVersion: WS_API_VERSION, kind: WS_KIND, name: ws.metadata?.name ?? '', namespace: ws.metadata?.namespace ?? '' },
-    status: { ...desired, versionedSubsetStatuses: { ...versioned, ...Object.fromEntries(gone.map((v) => [v, null])) } },
+    status: { ...rest, ...(versions === undefined ? {} : { versionedSubsetStatuses: versions }) },
     ...(ws.metadata?.resourceVersion ? { resourceVersion: ws.metadata.resourceVersion } : {}),
     reason: `subset counts of workloadspread ${ws.metadata?.namespace}/${ws.metadata?.name} changed`,
   });
