@@ -36,8 +36,8 @@ export class LiveClusterState implements ClusterState {
     const listed = await snap;
     const overlay = this.overlays.get(name);
     if (!overlay?.size) return listed as Snapshot<T>;
-    for (const k of settledBy(overlay, listed.observedAt)) overlay.delete(k);
     const items = new Map(listed.items.map((i) => [itemKey(i as SyncItem), i as SyncItem]));
+    for (const k of settledBy(overlay, listed.observedAt, items)) overlay.delete(k);
     return { ...listed, items: withOverlay(items, overlay) } as Snapshot<T>;
   }
 

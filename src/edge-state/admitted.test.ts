@@ -85,7 +85,7 @@ describe('observers', () => {
   };
   it.each(specs.filter((s) => !s.compute).map((s) => [s.name, s] as const))('%s is observed on create, update and delete', async (_name, spec) => {
     const { webhookEndpoints } = await import('../registry.js');
-    const group = spec.apiVersion.includes('/') ? spec.apiVersion.split('/')[0] : '';
+    const group = spec.apiVersion.includes('/') ? spec.apiVersion.slice(0, spec.apiVersion.indexOf('/')) : '';
     const version = spec.apiVersion.split('/').at(-1)!;
     const resource = RESOURCES[spec.kind];
     expect(resource, `resource of ${spec.kind}`).toBeDefined();
@@ -95,5 +95,20 @@ describe('observers', () => {
       const covered = rules.some((r) => r.apiGroups.includes(group) && r.apiVersions.includes(version) && r.resources.includes(resource!) && r.operations.includes(op));
       expect(covered, `${spec.kind} ${op}`).toBe(true);
     }
+  });
+});
+
+describe('settling against what a push holds', () => {
+  const item = (name: string, rv: string) => ({ metadata: { name, resourceVersion: rv } });
+  it('a push that moved past an admitted write settles it within the grace; one that has not, keeps it', () => {
+    const overlay = new Map([
+      ['created', { collection: 'x', key: 'created', item: item('created', ''), admittedAt: 100 }],
+      ['updated', { collection: 'x', key: 'updated', item: item('updated', '5'), baseVersion: '5', admittedAt: 100 }],
+      ['deleted', { collection: 'x', key: 'deleted', baseVersion: '7', admittedAt: 100 }],
+    ]);
+    const before = new Map([['updated', item('updated', '5')], ['deleted', item('deleted', '7')]]);
+    expect(settledBy(overlay, 101, before)).toEqual([]);
+    const after = new Map([['created', item('created', '9')], ['updated', item('updated', '8')]]);
+    expect(settledBy(overlay, 101, after)).toEqual(['created', 'updated', 'deleted']);
   });
 });

@@ -22,6 +22,8 @@ export type AdmittedWrite = {
   key: string;
   /** The item as a push would hold it (projected); absent for a deletion. */
   item?: SyncItem;
+  /** The item's version before this write (updates and deletes): a push showing another has moved past it. */
+  baseVersion?: string;
   admittedAt: number;
 };
 
@@ -68,10 +70,12 @@ export function admittedWrites(specs: readonly CollectionSpec[], req: AdmittedRe
       if (inside === undefined) continue;
       const item = projectItem(spec, obj);
       if (!asObj(item.metadata).name) continue;
-      if (inside) writes.push({ collection: spec.name, key: itemKey(item), item, admittedAt: now });
-      else if (req.oldObject) writes.push({ collection: spec.name, key: itemKey(item), admittedAt: now });
+      const base = req.oldObject ? baseOf(projectItem(spec, old)) : {};
+      if (inside) writes.push({ collection: spec.name, key: itemKey(item), item, ...base, admittedAt: now });
+      else if (req.oldObject) writes.push({ collection: spec.name, key: itemKey(item), ...base, admittedAt: now });
     } else if (asObj(old.metadata).name) {
-      writes.push({ collection: spec.name, key: itemKey(projectItem(spec, old)), admittedAt: now });
+      const gone = projectItem(spec, old);
+      writes.push({ collection: spec.name, key: itemKey(gone), ...baseOf(gone), admittedAt: now });
     }
   }
   return writes;
@@ -96,9 +100,24 @@ export function withOverlay(pushed: ReadonlyMap<string, SyncItem>, overlay: Over
   return [...out.values()];
 }
 
-/** The keys a push observed at `observedAt` settles (see the header). */
-export function settledBy(overlay: Overlay, observedAt: number): string[] {
-  return [...overlay].filter(([, w]) => w.admittedAt + ADMITTED_GRACE_MS < observedAt).map(([k]) => k);
+function baseOf(item: SyncItem): { baseVersion?: string } {
+  const v = item.metadata?.resourceVersion;
+  return v ? { baseVersion: v } : {};
+}
+
+/**
+ * The keys a push observed at `observedAt`, holding `pushed`, settles: every write admitted more
+ * than the grace before it, and any write the push shows the API server has moved past (a created
+ * item it holds; an updated or deleted item it holds at another version, or no longer holds).
+ */
+export function settledBy(overlay: Overlay, observedAt: number, pushed?: ReadonlyMap<string, SyncItem>): string[] {
+  return [...overlay].filter(([key, w]) => {
+    if (w.admittedAt + ADMITTED_GRACE_MS < observedAt) return true;
+    if (!pushed) return false;
+    const now = pushed.get(key);
+    if (w.baseVersion === undefined) return w.item !== undefined && now !== undefined;
+    return now === undefined ? true : now.metadata?.resourceVersion !== w.baseVersion;
+  }).map(([k]) => k);
 }
 
 /** Adds writes to overlays (per collection); a later write to the same item replaces the earlier. */

@@ -72,7 +72,7 @@ export class HeldState {
     h.meta = plan.meta;
     this.pushed.set(name, h);
     const overlay = this.overlays.get(name);
-    const settled = overlay ? settledBy(overlay, plan.meta.observedAt) : [];
+    const settled = overlay ? settledBy(overlay, plan.meta.observedAt, h.items) : [];
     for (const k of settled) overlay?.delete(k);
     this.touch(name);
     return settled;

@@ -1,15 +1,90 @@
-// The README's first command against an existing cluster ($KUBECONFIG set): it installs our CRDs
-// and returns with --detach.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+// The README's first command, for real: `npm start` against a fresh control plane (no CRDs of
+// ours yet), a file holding a SidecarSet and a pod it selects applied in one go, then Ctrl-C
+// (SIGINT to the process group) while its output goes through `tee`, whose death breaks the pipe:
+// the webhook configurations must be gone afterwards. And `--detach` only installs the CRDs.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject, expect, it } from 'vitest';
-import { REPO_ROOT } from '../cluster/control-plane.js';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { REPO_ROOT, startControlPlane, stopControlPlane } from '../cluster/control-plane.js';
 import { ALL_KINDS } from '../../src/api/index.js';
+import { KubeHttp, type KubeObject } from '../../src/kube/http.js';
+import { loadKubeConfig } from '../../src/kube/node-client.js';
+import { isNotFound } from '../../src/kube/errors.js';
+import { MUTATING_CONFIG, VALIDATING_CONFIG } from '../../src/install/render.js';
+import { eventually } from './support/kube.js';
 import './provided.js';
 
-it('npm start installs every CRD into $KUBECONFIG', async () => {
-  const { stderr } = await promisify(execFile)(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts', '--detach'], {
+const run = promisify(execFile);
+const CLUSTER = 'start-e2e';
+let kubeconfig = '';
+let kube: KubeHttp;
+let started: ChildProcess | undefined;
+
+beforeAll(async () => {
+  await stopControlPlane(CLUSTER, true); // fresh: nothing left from an earlier run
+  kubeconfig = (await startControlPlane(CLUSTER)).kubeconfig;
+  kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
+});
+
+afterAll(async () => {
+  if (started?.pid && started.exitCode === null && started.signalCode === null) {
+    try {
+      process.kill(-started.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  kube?.close();
+  await stopControlPlane(CLUSTER, true);
+});
+
+const gone = async (kind: string, name: string) =>
+  kube.get('admissionregistration.k8s.io/v1', kind, name).then(() => false, (e: unknown) => {
+    if (isNotFound(e)) return true;
+    throw e;
+  });
+
+it('npm start on a fresh cluster: one file with a SidecarSet and its pod gives the pod the sidecar; Ctrl-C through a broken pipe removes the webhooks', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ks-start-'));
+  const log = join(dir, 'start.log');
+  // Its own process group, as a terminal gives a pipeline: Ctrl-C signals every process in it.
+  started = spawn('bash', ['-c', `npm start 2>&1 | tee ${log}`], {
+    cwd: REPO_ROOT, detached: true, stdio: 'ignore',
+    env: { ...process.env, KUBECONFIG: kubeconfig, CI: 'true' },
+  });
+  const exited = new Promise<number | null>((r) => started!.once('exit', (code) => r(code)));
+  await eventually('npm start running', async () => (readFileSync(log, 'utf8').includes('running; Ctrl-C to stop') ? true : undefined), 300_000, 500);
+  const text = readFileSync(log, 'utf8');
+  expect(text).not.toMatch(/KubeApiError/);
+  expect(text).toMatch(/pushed \d+ collections, \d+ changed/);
+
+  const manifest = join(dir, 'app.yaml');
+  writeFileSync(manifest, [
+    'apiVersion: apps.kruise.io/v1alpha1', 'kind: SidecarSet', 'metadata:', '  name: start-e2e', 'spec:',
+    '  selector:', '    matchLabels:', '      app: start-e2e', '  containers:', '  - name: start-sidecar', '    image: busybox:1.36',
+    '---',
+    'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: start-e2e', '  namespace: default', '  labels:', '    app: start-e2e',
+    'spec:', '  automountServiceAccountToken: false', '  containers:', '  - name: main', '    image: app:1', '',
+  ].join('\n'));
+  await run(inject('kubectl'), ['apply', '-f', manifest], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+  const pod = await kube.get<KubeObject & { spec: { containers: { name: string }[] } }>('v1', 'Pod', 'start-e2e', 'default');
+  expect(pod.spec.containers.map((c) => c.name)).toEqual(['start-sidecar', 'main']);
+  expect(await gone('MutatingWebhookConfiguration', MUTATING_CONFIG)).toBe(false);
+
+  process.kill(-started.pid!, 'SIGINT');
+  await exited;
+  // Removed by npm start itself, or by its guardian if npm start died first.
+  await eventually('webhook configurations removed', async () =>
+    (await gone('MutatingWebhookConfiguration', MUTATING_CONFIG)) && (await gone('ValidatingWebhookConfiguration', VALIDATING_CONFIG)) ? true : undefined, 30_000, 250);
+  // Pods can be created again without an edge.
+  await kube.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'after-stop', namespace: 'default' }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } });
+}, 420_000);
+
+it('npm start -- --detach installs every CRD into $KUBECONFIG', async () => {
+  const { stderr } = await run(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts', '--detach'], {
     cwd: REPO_ROOT,
     env: { ...process.env, KUBECONFIG: inject('kubeconfig') },
   });

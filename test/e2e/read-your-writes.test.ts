@@ -1,0 +1,111 @@
+// Read-your-writes on the Worker path: configuration and the action that depends on it are sent
+// back to back, as `kubectl apply -f dir/` and `helm install` send them: no sleep, no push, no
+// reconcile in between. The edge learns the configuration from its own admission (validating
+// webhooks and observers write what they admit through to its state before answering).
+// The only push is the install's, in beforeAll, before any of the objects below exist.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../../src/registry.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import { deletePod, deniedBy, evictPod, VPOD } from './support/disrupt.js';
+import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
+import { PUB, startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
+import './provided.js';
+
+const SS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet' };
+const WS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread' };
+const SCOPE = { 'e2e.kruise-serverless.io/ryw': 'yes' };
+let env: EdgeEnv;
+const extraNamespaces: string[] = [];
+const sets: string[] = [];
+const names = (p: Pod) => (p.spec?.containers ?? []).map((c) => c.name);
+
+const sidecarSet = (name: string, spec: Record<string, unknown>) => {
+  sets.push(name);
+  return env.kube.create<KubeObject>({ ...SS, metadata: { name }, spec: { containers: [{ name: `${name}-agent`, image: 'agent:1' }], ...spec } });
+};
+
+beforeAll(async () => {
+  env = await startEdgeEnv('ryw', FEATURES);
+  await env.resync(); // the install's first push
+});
+
+afterAll(async () => {
+  for (const s of sets) await env.kube.delete({ ...SS, metadata: { name: s } }).catch(() => undefined);
+  for (const n of extraNamespaces) await deleteNamespace(testKubeConfig(), n);
+  await env?.dispose();
+});
+
+describe('SidecarSet', () => {
+  it('a pod applied right after its SidecarSet gets the sidecar; right after the set is deleted, it does not', async () => {
+    await sidecarSet('ryw-inject', { selector: { matchLabels: { app: 'ryw-inject' } } });
+    expect(names(await env.createPod('ryw-inject-0', { app: 'ryw-inject' }))).toEqual(['main', 'ryw-inject-agent']);
+    await env.kube.delete({ ...SS, metadata: { name: 'ryw-inject' } });
+    expect(names(await env.createPod('ryw-inject-1', { app: 'ryw-inject' }))).toEqual(['main']);
+  });
+
+  it('a namespace created with matching labels is seen by the namespaceSelector at once', async () => {
+    await sidecarSet('ryw-ns', { selector: { matchLabels: { app: 'ryw-ns' } }, namespaceSelector: { matchLabels: { tier: 'ryw-gold' } } });
+    const ns = await createNamespace(testKubeConfig(), 'ryw-gold', { ...SCOPE, tier: 'ryw-gold' });
+    extraNamespaces.push(ns);
+    const pod = await env.kube.create<Pod>({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'gold', namespace: ns, labels: { app: 'ryw-ns' } },
+      spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } });
+    expect(names(pod)).toEqual(['main', 'ryw-ns-agent']);
+  });
+
+  it('the kruise-configuration whitelist, then a SidecarSet using patchPodMetadata: accepted', async () => {
+    const whitelist = { rules: [{ allowedAnnotationKeyExprs: ['^ryw.example.com/'] }] };
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration', namespace: 'kruise-system' } };
+    await env.kube.delete(cm).catch(() => undefined);
+    await env.kube.create({ ...cm, data: { SidecarSet_PatchPodMetadata_WhiteList: JSON.stringify(whitelist) } });
+    try {
+      await sidecarSet('ryw-meta', { selector: { matchLabels: { app: 'ryw-meta' } },
+        patchPodMetadata: [{ annotations: { 'ryw.example.com/x': 'y' }, patchPolicy: 'Overwrite' }] });
+      expect((await env.createPod('ryw-meta-0', { app: 'ryw-meta' })).metadata.annotations?.['ryw.example.com/x']).toBe('y');
+    } finally {
+      await env.kube.delete(cm).catch(() => undefined);
+    }
+  });
+});
+
+describe('PodUnavailableBudget', () => {
+  it('a PUB created, then a pod it selects deleted at once: refused, never allowed', async () => {
+    await env.createPod('ryw-pub-0', { app: 'ryw-pub' });
+    await env.waitReady(['ryw-pub-0']);
+    await env.createPub('ryw-pub', { selector: { matchLabels: { app: 'ryw-pub' } }, maxUnavailable: 1 });
+    const answer = await deletePod(env.kube, env.ns, 'ryw-pub-0');
+    expect(answer.code).toBe(503);
+    expect(answer.message).toBe(deniedBy(VPOD, 'podunavailablebudget "ryw-pub": its budget is not known yet (the PodUnavailableBudget controller has not synced it); retry shortly'));
+  });
+
+  it('a PUB deleted, then its pods deleted at once: allowed (kubectl delete -f of an app that ships its PUB)', async () => {
+    await env.createPod('ryw-gone-0', { app: 'ryw-gone' });
+    await env.createPub('ryw-gone', { selector: { matchLabels: { app: 'ryw-gone' } }, maxUnavailable: 0 });
+    await env.kube.delete({ ...PUB, metadata: { name: 'ryw-gone', namespace: env.ns } });
+    expect(await deletePod(env.kube, env.ns, 'ryw-gone-0')).toEqual({ code: 200, message: '' });
+  });
+
+  it('a pod created, then evicted at once: the edge knows the pod', async () => {
+    await env.createPod('ryw-evict-0', { app: 'ryw-evict' });
+    expect(await evictPod(env.kube, env.ns, 'ryw-evict-0')).toEqual({ code: 201, message: '' });
+  });
+});
+
+describe('WorkloadSpread', () => {
+  it('a WorkloadSpread, then its Deployment at once: the pods are placed in its subsets', async () => {
+    await env.kube.create({ ...WS, metadata: { name: 'ryw-spread', namespace: env.ns }, spec: {
+      targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'ryw-spread' },
+      subsets: [{ name: 'first', maxReplicas: 2 }, { name: 'rest' }],
+    } });
+    await env.kube.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ryw-spread', namespace: env.ns }, spec: {
+      replicas: 5, selector: { matchLabels: { app: 'ryw-spread' } },
+      template: { metadata: { labels: { app: 'ryw-spread' } }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } },
+    } });
+    const subsets = await eventually('5 pods', async () => {
+      const pods = (await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: 'app=ryw-spread' })).items;
+      return pods.length === 5 ? pods.map((p) => (JSON.parse(p.metadata.annotations?.['apps.kruise.io/matched-workloadspread'] ?? '{}') as { subset?: string }).subset) : undefined;
+    }, 60_000);
+    expect(subsets.filter((s) => s === 'first')).toHaveLength(2);
+    expect(subsets.filter((s) => s === 'rest')).toHaveLength(3);
+    await env.kube.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ryw-spread', namespace: env.ns } }, { propagationPolicy: 'Background' });
+  });
+});
