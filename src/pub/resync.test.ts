@@ -64,3 +64,54 @@ describe('resyncBudget', () => {
     expect(resyncBudget(state, resyncReq(facts(10), 8), 1).next.disruptedPods).toEqual({});
   });
 });
+
+describe('resyncBudget: taking over what the status records', () => {
+  // OpenKruise allowed pod-1's eviction 5 s before the edge's ledger first saw this PUB.
+  const T = 100_000;
+  const recorded = { disruptedPods: { 'pod-1': T - 5_000 } };
+
+  it('a fresh ledger adopts the status\'s disruptions: the pod keeps counting against the budget', () => {
+    const { next } = resyncBudget(undefined, resyncReq(facts(10), 8, { recorded }), T);
+    expect(next.disruptedPods).toEqual({ 'pod-1': T - 5_000 });
+    expect(next).toMatchObject({ currentAvailable: 9, unavailableAllowed: 1 });
+    // Without the status's record the budget would hand pod-1's room out again.
+    expect(resyncBudget(undefined, resyncReq(facts(10), 8), T).next.unavailableAllowed).toBe(2);
+  });
+
+  it('until it expires (OpenKruise DeletionTimeout, 20 s), with a NotDeleted for it', () => {
+    const first = resyncBudget(undefined, resyncReq(facts(10), 8, { recorded }), T).next;
+    const { next, result } = resyncBudget(first, resyncReq(facts(10), 8, { recorded }), T + 15_001);
+    expect(next.disruptedPods).toEqual({});
+    expect(next.unavailableAllowed).toBe(2);
+    expect(result.expired.disrupted).toEqual(['pod-1']);
+  });
+
+  it('or until the observation shows the pod gone', () => {
+    const pods = facts(10);
+    delete pods['pod-1'];
+    expect(resyncBudget(undefined, resyncReq(pods, 8, { recorded }), T).next).toMatchObject({ disruptedPods: {}, currentAvailable: 9, unavailableAllowed: 1 });
+  });
+
+  it('in-place updates too, with their 10 s', () => {
+    const { next } = resyncBudget(undefined, resyncReq(facts(10), 8, { recorded: { unavailablePods: { 'pod-2': T - 9_000, 'pod-3': T - 11_000 } } }), T);
+    expect(next.unavailablePods).toEqual({ 'pod-2': T - 9_000 });
+    expect(next.unavailableAllowed).toBe(1);
+  });
+
+  it('is not counted twice once the ledger has it', () => {
+    const held = budget({ disruptedPods: { 'pod-1': T - 5_000 } });
+    const { next } = resyncBudget(held, resyncReq(facts(10), 8, { recorded }), T);
+    expect(next.disruptedPods).toEqual({ 'pod-1': T - 5_000 });
+    expect(next).toMatchObject({ currentAvailable: 9, unavailableAllowed: 1 });
+  });
+
+  it('a ledger with a record keeps its own entries (the status may be older than they are)', () => {
+    const held = budget({ disruptedPods: {} });
+    expect(resyncBudget(held, resyncReq(facts(10), 8, { recorded }), T).next).toMatchObject({ disruptedPods: {}, unavailableAllowed: 2 });
+  });
+
+  it('a ledger of a deleted PUB of the same name counts as none', () => {
+    const old = budget({ uid: 'old-uid', disruptedPods: { 'pod-7': T } });
+    expect(resyncBudget(old, resyncReq(facts(10), 8, { recorded }), T).next.disruptedPods).toEqual({ 'pod-1': T - 5_000 });
+  });
+});

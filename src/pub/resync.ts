@@ -1,7 +1,9 @@
 // The controller's resync of a PUB's ledger (SEMANTICS.md §4.5): replace the allowance with one
 // computed from what the controller observed, keeping the disruptions the observation cannot
 // reflect yet. It runs inside the ledger, so checks admitted between the controller's LIST and
-// this resync are neither lost nor counted twice. Pure.
+// this resync are neither lost nor counted twice. The first resync a ledger gets for a PUB adopts
+// the disruptions its status records (a takeover from OpenKruise, or a ledger that lost its
+// state), so none is forgotten. Pure.
 import type { PodFact, PubBudgetState, Refusal } from './budget-state.js';
 import type { PubOperation } from './types.js';
 
@@ -21,6 +23,14 @@ export type PubResyncRequest = {
   pods: Record<string, PodFact>;
   /** When the controller listed the pods (its clock, ms). */
   observedAt: number;
+  /**
+   * The disruptions the PUB's status records (pod → when it was allowed, ms): OpenKruise's, when
+   * it managed the PUB before us, or ours from an earlier run. A ledger that holds nothing for
+   * this PUB (new edge, restarted Node process, recreated PUB) adopts them, so a takeover in the
+   * middle of a drain keeps those pods counting until they are observed gone or expire; a ledger
+   * with a record keeps its own entries, which are at least as new.
+   */
+  recorded?: { disruptedPods?: Record<string, number>; unavailablePods?: Record<string, number> };
   /**
    * The refusals the controller has turned into Events (pod → the `lastAt` it saw). Those are
    * cleared; newer ones stay for the next run. Absent: all are cleared.
@@ -64,8 +74,10 @@ function unacknowledged(refusals: Record<string, Refusal>, acknowledged: Record<
 
 export function resyncBudget(state: PubBudgetState | undefined, req: PubResyncRequest, now: number): { result: PubResyncResult; next: PubBudgetState } {
   const prev = state && state.uid === req.uid ? state : undefined;
-  const disrupted = keepPending(prev?.disruptedPods ?? {}, req.pods, now, DISRUPTED_POD_TIMEOUT_MS);
-  const unavailable = keepPending(prev?.unavailablePods ?? {}, req.pods, now, UNAVAILABLE_POD_TIMEOUT_MS);
+  // The first resync of this PUB's budget takes over what its status says is in flight.
+  const pending = prev ?? req.recorded;
+  const disrupted = keepPending(pending?.disruptedPods ?? {}, req.pods, now, DISRUPTED_POD_TIMEOUT_MS);
+  const unavailable = keepPending(pending?.unavailablePods ?? {}, req.pods, now, UNAVAILABLE_POD_TIMEOUT_MS);
   const currentAvailable = Object.entries(req.pods).filter(
     ([pod, fact]) => fact === 'available' && !(pod in disrupted.kept) && !(pod in unavailable.kept),
   ).length;

@@ -51,6 +51,33 @@ describe('resync', () => {
     expect(next.uid).toBe(UID);
   });
 
+  describe('taking over what the status records', () => {
+    // OpenKruise admitted p and p2 (not yet listed) into subset a of version v1, and was deleting d.
+    const adopt = { v1: { a: { creatingPods: { p: NOW - 5_000, p2: NOW - 5_000 }, deletingPods: { d: NOW - 1_000 } } } };
+
+    it('the entries keep counting until observed or expired, as OpenKruise would have continued', () => {
+      const first = resyncLedger(undefined, resync({ adopt, pods: { d: true } }), NOW);
+      expect(missingReplicas(first.versions.v1![0]!, 5)).toBe(2); // 5 − 2 counted − p − p2 + d
+      expect(missingReplicas(resyncLedger(undefined, resync({ pods: { d: true } }), NOW).versions.v1![0]!, 5)).toBe(3);
+      const later = resyncLedger(first, resync({ adopt, pods: { d: true } }), NOW + 26_000);
+      expect(later.versions.v1![0]).toMatchObject({ creatingPods: {}, deletingPods: {} });
+    });
+
+    it('a ledger only the webhooks seeded adopts the versions it has not seen, keeping its own', () => {
+      const seeded: WorkloadSpreadLedger = { uid: UID, workloadReplicas: { value: 5, observedAt: 0 }, versions: { v2: [{ ...base(0), creatingPods: { q: NOW }, deletingPods: {} }] } };
+      const next = resyncLedger(seeded, resync({ adopt: { ...adopt, v2: { a: { creatingPods: { stale: NOW }, deletingPods: {} } } } }), NOW);
+      expect(next.versions.v1![0]!.creatingPods).toEqual({ p: NOW - 5_000, p2: NOW - 5_000 });
+      expect(next.versions.v2![0]!.creatingPods).toEqual({ q: NOW });
+    });
+
+    it('a resynced ledger does not read status back: an entry it dropped stays dropped, none is counted twice', () => {
+      const resynced: WorkloadSpreadLedger = { ...held({ p: NOW - 5_000 }), resyncedAt: NOW - 1 };
+      const next = resyncLedger(resynced, resync({ adopt: { v1: { a: { creatingPods: { p: NOW - 5_000 }, deletingPods: {} } }, v3: { a: { creatingPods: { gone: NOW }, deletingPods: {} } } } }), NOW);
+      expect(next.versions.v1![0]!.creatingPods).toEqual({ p: NOW - 5_000 });
+      expect(next.versions.v3).toBeUndefined();
+    });
+  });
+
   it('keeps the fresher workload replicas', () => {
     const state = { ...held({}), workloadReplicas: { value: 9, observedAt: NOW + 1 } };
     expect(resyncLedger(state, resync({}), NOW).workloadReplicas.value).toBe(9);

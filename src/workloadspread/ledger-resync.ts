@@ -4,7 +4,8 @@
 //   CreatPodTimeout: the creation failed after admission, e.g. a later webhook refused it);
 // - deletingPods: kept only while the pod is still active and for at most 15 s (DeletePodTimeout).
 // Entries granted after the controller's LIST are kept by the same rules, so a resync racing a
-// burst of creations never hands their room out twice.
+// burst of creations never hands their room out twice. The first resync adopts the entries the
+// status records (a takeover from OpenKruise mid-rollout loses none).
 import type { WorkloadSpreadLedger } from './ledger.js';
 import type { ObservedReplicas, SubsetAccount } from './subset-state.js';
 import { CREATE_POD_TIMEOUT_MS, DELETE_POD_TIMEOUT_MS } from './types.js';
@@ -24,7 +25,10 @@ export type ResyncRequest = {
   initial: SubsetBase[];
   /** Every listed pod of the workload by name and by generated uid (annotation): true when active. */
   pods: Record<string, boolean>;
-  /** Entries from the cluster status, taken over when the ledger holds nothing for this WorkloadSpread. */
+  /**
+   * Entries from the cluster status (versionedSubsetStatuses' creatingPods/deletingPods), taken
+   * over by the first resync of this WorkloadSpread's ledger for the versions it holds nothing of.
+   */
   adopt?: Record<string, SubsetEntries>;
 };
 
@@ -53,11 +57,15 @@ const hasEntries = (subsets: readonly SubsetAccount[]) =>
 
 export function resyncLedger(state: WorkloadSpreadLedger | undefined, req: ResyncRequest, now: number): WorkloadSpreadLedger {
   const mine = state?.uid === req.uid ? state : undefined;
-  const prior: Record<string, SubsetEntries> = mine
-    ? Object.fromEntries(Object.entries(mine.versions).map(([v, subsets]) => [v, entriesOf(subsets)]))
-    : (req.adopt ?? {});
-  const held = mine?.workloadReplicas;
-  const workloadReplicas = held && held.observedAt > req.workloadReplicas.observedAt ? held : req.workloadReplicas;
+  const held = mine ? Object.fromEntries(Object.entries(mine.versions).map(([v, subsets]) => [v, entriesOf(subsets)])) : {};
+  // The first resync takes over the entries the status records (OpenKruise's, on a takeover, or
+  // ours before the ledger lost its state). A ledger only the webhooks have written to holds the
+  // versions they seeded (from that same status); the others come from status. Once resynced, the
+  // ledger's record is the newer one and status is not read back.
+  const adopted = !mine || mine.resyncedAt === undefined ? (req.adopt ?? {}) : {};
+  const prior: Record<string, SubsetEntries> = { ...adopted, ...held };
+  const known = mine?.workloadReplicas;
+  const workloadReplicas = known && known.observedAt > req.workloadReplicas.observedAt ? known : req.workloadReplicas;
 
   const versions: Record<string, SubsetAccount[]> = {};
   for (const [version, base] of Object.entries(req.versions)) versions[version] = rebase(base, prior[version] ?? {}, req, now);

@@ -57,6 +57,21 @@ function factOf(pod: Pod): PodFact {
   return isActivePod(pod) && isPodAvailableForBudget(pod) ? 'available' : 'unavailable';
 }
 
+/** Status times (RFC 3339) as the ledger keeps them; one that does not parse counts from `at`. */
+function recordedTimes(m: Record<string, unknown> | null | undefined, at: number): Record<string, number> | undefined {
+  const entries = Object.entries(m ?? {});
+  if (!entries.length) return undefined;
+  return Object.fromEntries(entries.map(([pod, t]) => [pod, (t instanceof Date ? t.getTime() : typeof t === 'string' ? Date.parse(t) : Number.NaN) || at]));
+}
+
+/** What the PUB's status says is in flight, for a ledger that has no record of the PUB. */
+function recordedInFlight(pub: PodUnavailableBudget, at: number): PubResyncRequest['recorded'] | undefined {
+  const disruptedPods = recordedTimes(pub.status?.disruptedPods, at);
+  const unavailablePods = recordedTimes(pub.status?.unavailablePods, at);
+  if (!disruptedPods && !unavailablePods) return undefined;
+  return { ...(disruptedPods ? { disruptedPods } : {}), ...(unavailablePods ? { unavailablePods } : {}) };
+}
+
 export function assessPub(
   pub: PodUnavailableBudget,
   namespacePods: readonly Pod[],
@@ -103,6 +118,7 @@ export function assessPub(
     desired = typeof m === 'number' ? Math.max(0, expected - m) : m;
   } else desired = scaledValue(minAvailable ?? 0, expected, true);
   const specError = typeof desired === 'number' ? undefined : desired.error;
+  const recorded = recordedInFlight(pub, observedAt);
 
   return {
     resync: {
@@ -115,6 +131,7 @@ export function assessPub(
       protectOperations: protectedOperations(pub.metadata?.annotations),
       pods: Object.fromEntries(covered.map((p) => [p.metadata.name, factOf(p)])),
       observedAt,
+      ...(recorded ? { recorded } : {}),
     },
     pods: active,
     unknownWorkloads,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../sidecarset/controller/pod.js';
 import type { PubBudgetState } from '../budget-state.js';
+import { MemoryLedgers } from '../../admission/ledger.js';
+import type { PubCheckResult } from '../check.js';
+import { pubLedgerKind, pubLedgerRef } from '../ledger.js';
 import { resyncBudget } from '../resync.js';
 import { pub, readyPod } from '../test-builders.js';
 import type { PodUnavailableBudget } from '../types.js';
@@ -98,6 +101,48 @@ describe('decidePubs', () => {
     p.status = { observedGeneration: 1, totalReplicas: 2, desiredAvailable: 1, currentAvailable: 1, unavailableAllowed: 0, disruptedPods: { b: '2023-12-31T23:00:00Z' } };
     const plan = decidePubs(observed(p, [depPod('a'), depPod('b')], { 'default/apps/Deployment/web': 2 }, false), NOW);
     expect(plan.status[0]!.status).toMatchObject({ disruptedPods: null, currentAvailable: 2, unavailableAllowed: 1 });
+  });
+});
+
+describe('taking over from OpenKruise mid-drain', () => {
+  // OpenKruise allowed evicting `a` 5 s ago and wrote it to status; then the edge took over with a
+  // fresh ledger. maxUnavailable 1 of 3: `a` still counts, so nothing more may go.
+  const at = new Date(NOW.getTime() - 5_000).toISOString().replace('.000Z', 'Z');
+  const drained = () => {
+    const p = byRef();
+    p.status = { observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 2, unavailableAllowed: 0, disruptedPods: { a: at } };
+    return p;
+  };
+  const pods = [depPod('a'), depPod('b'), depPod('c')];
+
+  it('the resync carries the status\'s disruptions, and the fresh ledger adopts them', async () => {
+    const o = observed(drained(), pods, { 'default/apps/Deployment/web': 3 });
+    o.ledger.set('default/web', { state: null });
+    const plan = decidePubs(o, NOW);
+    expect(plan.ledgers![0]!.request).toMatchObject({ recorded: { disruptedPods: { a: NOW.getTime() - 5_000 } } });
+    // Status keeps what it said: the prediction adopts the same entries.
+    expect(plan.status).toEqual([]);
+
+    const ledgers = new MemoryLedgers([pubLedgerKind], () => NOW.getTime());
+    for (const w of plan.ledgers!) await ledgers.apply(w.ref, w.op, w.request);
+    const check = (pod: string) => ledgers.apply<PubCheckResult>(pubLedgerRef('default', 'web'), 'check', { pub: 'web', pod, operation: 'EVICT', dryRun: false });
+    expect(await check('b')).toMatchObject({ allowed: false, why: 'exhausted' });
+    // `a` itself is already pending: its retried eviction passes without spending.
+    expect(await check('a')).toMatchObject({ allowed: true, why: 'already-pending' });
+  });
+
+  it('without any ledger, the status\'s disruptions count the same way', () => {
+    const plan = decidePubs(observed(drained(), pods, { 'default/apps/Deployment/web': 3 }, false), NOW);
+    expect(plan.status).toEqual([]);
+    expect(plan.requeueAfterMs).toBe(10_000);
+  });
+
+  it('the ledger that already holds the disruption counts it once', () => {
+    const o = observed(drained(), pods, { 'default/apps/Deployment/web': 3 });
+    const held = o.ledger.get('default/web') as { state: PubBudgetState };
+    held.state = { ...held.state, disruptedPods: { a: NOW.getTime() - 5_000 } };
+    const plan = decidePubs(o, NOW);
+    expect(plan.status).toEqual([]); // currentAvailable 2, unavailableAllowed 0: not 1 and -1
   });
 });
 

@@ -1,8 +1,9 @@
 // The PUB reconciler's decisions (SEMANTICS.md §4.5), pure: each PUB's status from its ledger's
-// resync answer (or, without a ledger, from its last status and this observation), the Events the
-// edge could not write — `PubPreventPodDeletion` for refused disruptions, `NotDeleted` for allowed
-// ones that never happened — a Warning when a workload's scale is unknown (kruise#2571), and the
-// `kruise.io/related-pub` back-fill on pods created before their PUB.
+// resync answer (without a ledger's record, from the disruptions its last status holds and this
+// observation), the Events the edge could not write — `PubPreventPodDeletion` for refused
+// disruptions, `NotDeleted` for allowed ones that never happened — a Warning when a workload's
+// scale is unknown (kruise#2571), and the `kruise.io/related-pub` back-fill on pods created
+// before their PUB.
 import { emptyPlan, type EventNote, type Plan, type Write } from '../../reconcile/types.js';
 import { isActivePod, type Pod } from '../../sidecarset/controller/pod.js';
 import type { PubBudgetState } from '../budget-state.js';
@@ -12,7 +13,7 @@ import { pubLedgerRef } from '../ledger.js';
 import { PREVENT_EVENT_MESSAGE, PREVENT_EVENT_REASON, PUB_API_VERSION, PUB_KIND, RELATED_PUB_ANNOTATION, type PodUnavailableBudget } from '../types.js';
 import type { PubAssessment } from './assess.js';
 import { pubKey, type LedgerAnswer, type PubObserved } from './observe.js';
-import { stateFromStatus, statusOf, statusPatch } from './status.js';
+import { statusOf, statusPatch } from './status.js';
 
 /** While disruptions are pending, run again soon so they are confirmed or expired promptly. */
 export const PENDING_REQUEUE_MS = 10_000;
@@ -70,7 +71,8 @@ export function decidePubs(o: PubObserved, now: Date): Plan {
     const answer = o.ledger.get(pubKey(pub));
     // The resync the edge will apply, predicted on the budget as read: status and Events follow it.
     // Disruptions the edge admits meanwhile are kept by the resync itself and show up next run.
-    const base = answer && 'state' in answer ? answer.state ?? undefined : stateFromStatus(a.resync.pub, a.resync.uid, pub.status, now.getTime());
+    // Without a budget (a new ledger, or no edge at all) the resync adopts what status records.
+    const base = answer && 'state' in answer ? answer.state ?? undefined : undefined;
     const local = resyncBudget(base, a.resync, now.getTime());
     const state: PubBudgetState = local.next;
     const expired: readonly string[] = local.result.expired.disrupted;

@@ -23,17 +23,6 @@ export function statusOf(state: PubBudgetState): PodUnavailableBudgetStatus {
   };
 }
 
-/** The budget the last written status describes (the controller's fallback without a ledger). */
-export function stateFromStatus(pub: string, uid: string, status: Partial<PodUnavailableBudgetStatus> | undefined, at: number): PubBudgetState | undefined {
-  if (!status) return undefined;
-  const ms = (m: Record<string, string> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, t]) => [k, Date.parse(t) || at]));
-  return {
-    pub, uid, generation: status.observedGeneration ?? 0, desiredAvailable: status.desiredAvailable ?? 0, totalReplicas: status.totalReplicas ?? 0,
-    currentAvailable: status.currentAvailable ?? 0, unavailableAllowed: status.unavailableAllowed ?? 0, protectOperations: [], pods: {},
-    disruptedPods: ms(status.disruptedPods), unavailablePods: ms(status.unavailablePods), resyncedAt: at, observedAt: at, refusals: {},
-  };
-}
-
 const MAPS = ['disruptedPods', 'unavailablePods'] as const;
 const SCALARS = ['observedGeneration', 'unavailableAllowed', 'currentAvailable', 'desiredAvailable', 'totalReplicas'] as const;
 
