@@ -38,7 +38,9 @@ export class LiveClusterState implements ClusterState {
     if (!overlay?.size) return listed as Snapshot<T>;
     const items = new Map(listed.items.map((i) => [itemKey(i as SyncItem), i as SyncItem]));
     for (const k of settledBy(overlay, listed.observedAt, items)) overlay.delete(k);
-    return { ...listed, items: withOverlay(items, overlay) } as Snapshot<T>;
+    // Handlers memoize by version: admitted writes make a version of their own.
+    const version = overlay.size ? `${listed.resourceVersion}+${[...overlay.values()].reduce((m, w) => Math.max(m, w.admittedAt), 0)}.${overlay.size}` : listed.resourceVersion;
+    return { ...listed, resourceVersion: version, items: withOverlay(items, overlay) } as Snapshot<T>;
   }
 
   /** Writes what this process admitted through to what it reads (before answering). */

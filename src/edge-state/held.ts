@@ -30,7 +30,11 @@ export class HeldState {
   snapshot<T>(name: string): Snapshot<T> | undefined {
     const h = this.pushed.get(name);
     if (!h) return undefined;
-    return { items: withOverlay(h.items, this.overlays.get(name)) as T[], resourceVersion: h.meta.resourceVersion, observedAt: h.meta.observedAt };
+    const overlay = this.overlays.get(name);
+    // Admitted writes change what handlers read without a push: the version says so, since
+    // handlers memoize what they derive from a snapshot by its version.
+    const resourceVersion = overlay?.size ? `${h.meta.resourceVersion}+${this.stamp(name)}` : h.meta.resourceVersion;
+    return { items: withOverlay(h.items, overlay) as T[], resourceVersion, observedAt: h.meta.observedAt };
   }
 
   read(names: readonly string[], have: Readonly<Record<string, string>>): Record<string, ReadAnswer> {

@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('SidecarSet', () => {
   it('a pod applied right after its SidecarSet gets the sidecar; right after the set is deleted, it does not', async () => {
     await sidecarSet('ryw-inject', { selector: { matchLabels: { app: 'ryw-inject' } } });
-    expect(names(await env.createPod('ryw-inject-0', { app: 'ryw-inject' }))).toEqual(['main', 'ryw-inject-agent']);
+    expect(names(await env.createPod('ryw-inject-0', { app: 'ryw-inject' }))).toEqual(['ryw-inject-agent', 'main']);
     await env.kube.delete({ ...SS, metadata: { name: 'ryw-inject' } });
     expect(names(await env.createPod('ryw-inject-1', { app: 'ryw-inject' }))).toEqual(['main']);
   });
@@ -49,7 +49,7 @@ describe('SidecarSet', () => {
     extraNamespaces.push(ns);
     const pod = await env.kube.create<Pod>({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'gold', namespace: ns, labels: { app: 'ryw-ns' } },
       spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } });
-    expect(names(pod)).toEqual(['main', 'ryw-ns-agent']);
+    expect(names(pod)).toEqual(['ryw-ns-agent', 'main']);
   });
 
   it('the kruise-configuration whitelist, then a SidecarSet using patchPodMetadata: accepted', async () => {
