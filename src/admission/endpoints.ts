@@ -92,12 +92,14 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     ],
   },
   {
-    // SidecarSet ControllerRevisions only (injectionStrategy.revision pins one).
+    // SidecarSet ControllerRevisions (injectionStrategy.revision pins one).
     ...OBSERVER,
     path: 'observe-revisions',
     name: 'observe-revisions.kruise-serverless.io',
     rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['controllerrevisions'], operations: CHANGES }],
     objectSelector: { matchExpressions: [{ key: 'kruise.io/sidecarset-name', operator: 'Exists' }] },
+    // OpenKruise keeps them in its own namespace, which other webhooks skip.
+    installNamespaceOnly: true,
   },
   {
     // The kruise-configuration ConfigMap lives in the install namespace, which other webhooks skip.
