@@ -111,8 +111,9 @@ export function buildApp(ports: AppPorts): Hono {
     const body = await c.req.text();
     const budgetMs = endpoint.timeoutSeconds * 1000 - RESPONSE_MARGIN_MS;
     const decided = await admit(endpoint, body, { clusterId, state: ports.state(clusterId), now: t, budgetMs });
-    const answer = ports.writeThrough && endpoint.type === 'validating'
-      ? await withWriteThrough(decided, endpoint, (a) => admittedWrites(ports.writeThrough!.collections, a, t), (w) => ports.writeThrough!.record(clusterId, w))
+    const through = endpoint.type === 'validating' ? ports.writeThrough : undefined;
+    const answer = through
+      ? await withWriteThrough(decided, endpoint, (a) => admittedWrites(through.collections, a, t), (w) => through.record(clusterId, w))
       : decided;
     const change = ports.changes && changeEventFor(clusterId, answer.admitted, ports.changes.kinds);
     if (change && ports.changes) {

@@ -11,8 +11,6 @@ import { ledgerBody, ledgerPath, readLedgerAnswer } from '../../src/admission/le
 import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/admission/sync.js';
 import type { ClusterState, CollectionSpec, Snapshot, WebhookEndpoint } from '../../src/admission/types.js';
 import { CLUSTER_ROUTES, routePath, type ClusterRoute } from '../../src/edge-state/routes.js';
-
-const routeMethod = (route: ClusterRoute): string => CLUSTER_ROUTES[route].method;
 import type { ReadAnswer } from '../../src/edge-state/held.js';
 import type { AdmittedWrite } from '../../src/edge-state/admitted.js';
 import { requestReader, type StampedCache } from '../../src/edge-state/stamped-reads.js';
@@ -21,6 +19,8 @@ import { PutEventsSink } from '../../src/aws/change-sink.js';
 import { fetchPutEvents } from '../../src/aws/eventbridge-fetch.js';
 
 export const CREDENTIALS_CACHE_MS = 5_000;
+
+const routeMethod = (route: ClusterRoute): string => CLUSTER_ROUTES[route].method;
 
 type Cached<T> = { value: T; until: number };
 

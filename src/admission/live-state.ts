@@ -11,6 +11,7 @@ export class LiveClusterState implements ClusterState {
   private readonly cache = new Map<string, { snap: Promise<Snapshot>; until: number }>();
   private readonly specs: Map<string, CollectionSpec>;
   private readonly overlays = new Map<string, Overlay>();
+  private readonly admitted = new Map<string, number>();
 
   constructor(
     private readonly list: Lister,
@@ -39,13 +40,14 @@ export class LiveClusterState implements ClusterState {
     const items = new Map(listed.items.map((i) => [itemKey(i as SyncItem), i as SyncItem]));
     for (const k of settledBy(overlay, listed.observedAt, items)) overlay.delete(k);
     // Handlers memoize by version: admitted writes make a version of their own.
-    const version = overlay.size ? `${listed.resourceVersion}+${[...overlay.values()].reduce((m, w) => Math.max(m, w.admittedAt), 0)}.${overlay.size}` : listed.resourceVersion;
+    const version = overlay.size ? `${listed.resourceVersion}+${this.admitted.get(name) ?? 0}` : listed.resourceVersion;
     return { ...listed, resourceVersion: version, items: withOverlay(items, overlay) } as Snapshot<T>;
   }
 
   /** Writes what this process admitted through to what it reads (before answering). */
   async admit(writes: readonly AdmittedWrite[]): Promise<void> {
     recordWrites(this.overlays, writes);
+    for (const name of new Set(writes.map((w) => w.collection))) this.admitted.set(name, (this.admitted.get(name) ?? 0) + 1);
   }
 }
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyPlan, type RunReport, type Scope } from '../reconcile/types.js';
 import {
-  coveredByResync, dedupeRequeues, delaySecondsFor, LEASE_RETRY_MS, parseRequeueBody, requeueDelayMs, requeueFor, toQueuedMessage,
+  coveredByResync, dedupeRequeues, delaySecondsFor, parseRequeueBody, requeueDelayMs, requeueFor, toQueuedMessage,
   type Requeue, type RequeueBody,
 } from './requeue.js';
+import { LEASE_RETRY_MS } from '../reconcile/lease.js';
 
 const T0 = Date.parse('2026-11-22T14:25:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();

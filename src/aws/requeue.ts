@@ -8,11 +8,10 @@
 // ends (the Node loop had that bug: see src/reconcile/wakeups.ts). A chain keeps the `resyncBy` of
 // the run that started it, so it ends within one schedule period.
 import type { RunReport, Scope } from '../reconcile/types.js';
+import { LEASE_RETRY_MS } from '../reconcile/lease.js';
 
 /** SQS's cap on DelaySeconds. */
 export const MAX_DELAY_SECONDS = 900;
-/** When another invocation held the lease, try again this soon (as src/reconcile/loop.ts does). */
-export const LEASE_RETRY_MS = 2_000;
 
 export type RequeueBody = {
   clusterId: string;

@@ -41,8 +41,9 @@ export class HeldState {
     const out: Record<string, ReadAnswer> = {};
     for (const name of names) {
       const stamp = this.stamp(name);
-      const snapshot = this.snapshot(name);
-      out[name] = !snapshot ? null : have[name] === stamp ? { stamp } : { stamp, snapshot };
+      if (!this.pushed.has(name)) out[name] = null;
+      else if (have[name] === stamp) out[name] = { stamp };
+      else out[name] = { stamp, snapshot: this.snapshot(name)! };
     }
     return out;
   }

@@ -5,6 +5,10 @@
 import type { KubeHttp } from '../kube/http.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../kube/errors.js';
 
+
+/** When another invocation holds the lease, try again this soon rather than at the next resync. */
+export const LEASE_RETRY_MS = 2_000;
+
 export type LeaseSpec = {
   holderIdentity?: string;
   leaseDurationSeconds?: number;

@@ -5,6 +5,7 @@
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import type { Reconciler, RunReport, Scope } from './types.js';
 import { WakeUps } from './wakeups.js';
+import { LEASE_RETRY_MS } from './lease.js';
 
 export type RunFn = (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
 
@@ -24,8 +25,6 @@ export type LoopOptions = {
 
 const WATCH_SECONDS = 60;
 const DEBOUNCE_MS = 50;
-/** When another invocation held the lease, try again this soon rather than at the next resync. */
-const LEASE_RETRY_MS = 2_000;
 
 type Pending = { all: boolean; objects: Map<string, { namespace?: string; name: string }> };
 
