@@ -184,7 +184,6 @@ describe('fallback: what a decision needs is missing', () => {
   it('an owner the pushed state does not know yet: admitted without a subset, with a warning naming it', async () => {
     await resync();
     await create(spread('ghost', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'ghost' }, [inZone('zone-a', 1), inZone('zone-b')]));
-    await resync();
     // A ReplicaSet whose name does not say which Deployment made it, and that was never pushed.
     const answer = await reviewPodCreate(ghostPod({ kind: 'ReplicaSet', name: 'ghost' }));
     expect(answer).toMatchObject({ allowed: true });
@@ -195,17 +194,16 @@ describe('fallback: what a decision needs is missing', () => {
 
 describe('a Deployment scaled 0 → 100 → 20 → 100 over subsets of 10 / 30 / the rest', () => {
   beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
-  // Exactness needs only what the edge holds: the WorkloadSpread (pushed before the scale-up) and
-  // its ledger, which serializes every placement. The Deployment's ReplicaSet may not have been
-  // pushed yet when its pods arrive; the webhook infers the Deployment from the ReplicaSet's name
-  // (`<deployment>-<pod-template-hash>`). Between phases the reconciler resyncs the ledger with the
+  // Exactness needs only what the edge holds: the WorkloadSpread (admitted just before) and its
+  // ledger, which serializes every placement. The Deployment and its ReplicaSet reach the edge
+  // through the observer as they are created (and were the observation lost, the webhook infers
+  // the Deployment from the ReplicaSet's name, `<deployment>-<pod-template-hash>`). Between phases the reconciler resyncs the ledger with the
   // pods it listed, as the production schedule does; placements made meanwhile are kept.
   const SELECTOR = 'app=web';
 
   it('places exactly 10 / 30 / 60, scales down from the last subsets first, and places exactly again', async () => {
     await create(spread('web', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, [inZone('zone-a', 10), inZone('zone-b', 30), inZone('zone-c')]));
-    await resync();
-    // No resync between: neither the Deployment nor its ReplicaSet is in the edge's state yet.
+    // No resync between: the WorkloadSpread, the Deployment and its pods back to back.
     await create(deployment('web', 0));
     await scale('Deployment', 'web', 100);
     expect(split(await settled(SELECTOR, 100))).toEqual({ 'zone-a': 10, 'zone-b': 30, 'zone-c': 60 });
@@ -257,7 +255,6 @@ describe('a burst straight at the edge', () => {
   // `bench:webhook workloadspread` fails on any admission the ledger did not place.)
   it('300 concurrent admissions over 10 / 30 / rest: all placed, exactly 10 / 30 / 260', async () => {
     await create(spread('burst', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'burst' }, [inZone('zone-a', 10), inZone('zone-b', 30), inZone('zone-c')]));
-    await resync();
     const pod = { ...ghostPod({ kind: 'ReplicaSet', name: 'burst-7d9c5b8f6' }), metadata: { ...ghostPod({ kind: 'ReplicaSet', name: 'burst-7d9c5b8f6' }).metadata, labels: { app: 'burst', 'pod-template-hash': '7d9c5b8f6' } } };
     const answers = await Promise.all(Array.from({ length: 300 }, () => reviewPodCreate(pod)));
     expect(answers.filter((a) => !a.allowed || a.warnings?.length)).toEqual([]);
@@ -271,25 +268,21 @@ describe('the seeds’ WorkloadSpreads', () => {
   it('seed 004 int: the first 10 pods in subset-a, the rest in subset-b', async () => {
     const ws = seed('004-workloadspread-maxreplicas-int.yaml');
     await create(ws);
-    await resync();
     await create(deployment('workload-xxx-int', 12));
     expect(split(await settled('app=workload-xxx-int', 12))).toEqual({ 'subset-a': 10, 'subset-b': 2 });
   });
 
   it('seed 004 percent: 30% of the Deployment’s replicas in subset-a (rounded up), the rest in subset-b', async () => {
     await create(seed('004-workloadspread-maxreplicas-percent.yaml'));
-    // A percentage refers to the target's replicas as the edge last saw them (pushed state or the
-    // controller's ledger resync), so the Deployment is created paused (no pods) and resynced
-    // before it starts: its pods then see 10 replicas, not 0.
+    // A percentage refers to the target's replicas as the edge last saw them: the observer
+    // records the Deployment's 10 replicas when it is created, before any of its pods.
     await create(deployment('workload-xxx-percent', 10, { paused: true }));
-    await resync();
     await kube.patch({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'workload-xxx-percent', namespace: ns } }, { spec: { paused: false } });
     expect(split(await settled('app=workload-xxx-percent', 10))).toEqual({ 'subset-a': 3, 'subset-b': 7 });
   });
 
   it('seed 000 adaptive: 3 pods in subset-a with its preferred term and patch label, the rest in subset-b', async () => {
     await create(seed('000-workloadspread-adaptive.yaml'));
-    await resync();
     await create(deployment('workload-xxx', 5));
     const pods = await settled('app=workload-xxx', 5);
     expect(split(pods)).toEqual({ 'subset-a': 3, 'subset-b': 2 });
@@ -310,7 +303,6 @@ describe('targets', () => {
   beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   it('Job: parallel pods counted per subset (version ignored)', async () => {
     await create(spread('batch', { apiVersion: 'batch/v1', kind: 'Job', name: 'batch' }, [inZone('zone-a', 1), inZone('zone-b')]));
-    await resync();
     await create({
       apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'batch', namespace: ns },
       spec: { parallelism: 3, completions: 3, template: template({ app: 'batch' }, { restartPolicy: 'Never' }) },
@@ -320,7 +312,6 @@ describe('targets', () => {
 
   it('StatefulSet: by ordinal (0–1 zone-a, 2 zone-b, the rest zone-c), and a recreated pod keeps its subset', async () => {
     await create(spread('db', { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }, [inZone('zone-a', 2), inZone('zone-b', 1), inZone('zone-c')]));
-    await resync();
     await create({
       apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: ns },
       spec: { replicas: 4, serviceName: 'db', podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'db' } }, template: template({ app: 'db' }) },
@@ -341,7 +332,6 @@ describe('bookkeeping', () => {
   beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   it('ReplicaSet: a deleted pod gives its room back at once (the DELETE webhook records it; no resync needed)', async () => {
     await create(spread('keep', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'keep' }, [inZone('zone-a', 2), inZone('zone-b')]));
-    await resync();
     await create(replicaSet('keep', 2));
     const zoneA = async () => Object.values((await readLedger('keep'))!.versions)[0]!;
     // Deletes a pod and waits for the ReplicaSet's replacement: zone-a is full until the deletion
@@ -381,7 +371,6 @@ describe('bookkeeping', () => {
 
   it('an eviction of a pushed pod is recorded: its room comes back at once, and the replacement takes it', async () => {
     await create(spread('evict', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'evict' }, [inZone('zone-a', 2), inZone('zone-b')]));
-    await resync();
     await create(replicaSet('evict', 2));
     await settled('app=evict', 2);
     await resync(); // the controller has counted both pods, and the pods are pushed (workloadspread-pods)
@@ -404,7 +393,6 @@ describe('bookkeeping', () => {
     const filter = { targetFilter: { selector: { matchLabels: { spread: 'yes' } } } };
     await create(spread('filter-in', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'filter-in' }, [inZone('zone-a', 1), inZone('zone-b')], filter));
     await create(spread('filter-out', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'filter-out' }, [inZone('zone-a', 1), inZone('zone-b')], filter));
-    await resync();
     await create(replicaSet('filter-in', 2, { app: 'filter-in', spread: 'yes' }));
     await create(replicaSet('filter-out', 2, { app: 'filter-out', spread: 'no' }));
     expect(split(await settled('app=filter-in', 2))).toEqual({ 'zone-a': 1, 'zone-b': 1 });
@@ -427,7 +415,6 @@ describe('Adaptive', () => {
     await create(spread('flex', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'flex' }, [inZone('zone-x', 2), inZone('zone-b')], {
       scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: CRITICAL_S } },
     }));
-    await resync();
     await create(deployment('flex', 2));
     // No node is in zone-x: the real scheduler marks both pods Unschedulable.
     await eventually('2 unschedulable pods in zone-x', async () => {
