@@ -83,7 +83,6 @@ describe('without a current budget at the edge', () => {
 describe('kruise.io/related-pub on pod CREATE', () => {
   it('selector: matching pods are stamped, others not', async () => {
     await env.createPub('stamp-sel', { selector: { matchLabels: { app: 'stamp-sel' } }, maxUnavailable: 1 });
-    await env.resync();
     await env.createPod('stamp-sel-0', { app: 'stamp-sel' });
     await env.createPod('stamp-other-0', { app: 'stamp-other' });
     expect(await related('stamp-sel-0')).toBe('stamp-sel');
@@ -92,7 +91,6 @@ describe('kruise.io/related-pub on pod CREATE', () => {
 
   it('targetRef StatefulSet: its pods are stamped, though the selector would match nothing', async () => {
     await env.createPub('stamp-sts', { targetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'stamp-sts' }, maxUnavailable: 1 });
-    await env.resync();
     await env.kube.create({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'stamp-sts', namespace: env.ns }, spec: {
       replicas: 2, serviceName: 'stamp-sts', podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'stamp-sts' } },
       template: { metadata: { labels: { app: 'stamp-sts' } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } },
@@ -112,7 +110,6 @@ describe('kruise.io/related-pub on pod CREATE', () => {
       template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } },
     } })) as Owner;
     await env.createPub(name, { targetRef: { apiVersion, kind, name }, maxUnavailable: '50%' });
-    await env.resync();
     // No controller for these kinds runs here: the pods are created as it would create them.
     const owner = { apiVersion, kind, name, uid: workload.metadata.uid, controller: true };
     await Promise.all(range(name, 2).map((n) => env.createPod(n, { app: name }, { ownerReferences: [owner] })));
@@ -180,7 +177,6 @@ describe('a Deployment’s PUB, created before any pod (kruise#1857)', () => {
 describe('disruption decisions', () => {
   it('maxUnavailable 1 of 3: dry runs spend nothing; then one eviction, a 429 for the next, a 403 for a DELETE, and PubPreventPodDeletion Events', async () => {
     const pub = await env.createPub('ev', { selector: { matchLabels: { app: 'ev' } }, maxUnavailable: 1 });
-    await env.resync();
     const [a, b, c] = await readyPods('ev', 3);
     await env.resync();
     expect(await env.pubStatus('ev')).toEqual({
@@ -213,7 +209,6 @@ describe('disruption decisions', () => {
   ];
   it.each(table)('%s %j of %i pods: %i evictions allowed, then 429', async (name, spec, n, allowed) => {
     await env.createPub(name, { selector: { matchLabels: { app: name } }, ...spec });
-    await env.resync();
     const pods = await readyPods(name, n);
     await env.resync();
     for (const [i, pod] of pods.entries()) {
@@ -233,7 +228,6 @@ describe('disruption decisions', () => {
 
   it('in-place UPDATE of a container image spends the budget (unavailablePods); metadata-only updates never do', async () => {
     await env.createPub('upd', { selector: { matchLabels: { app: 'upd' } }, maxUnavailable: 1 });
-    await env.resync();
     const [a, b] = await readyPods('upd', 2);
     await env.resync();
     await imagePatch(a!, 'app:2');
@@ -247,7 +241,6 @@ describe('disruption decisions', () => {
 
   it('pub.kruise.io/no-protect: "true" pods may always go; their siblings stay protected', async () => {
     await env.createPub('np', { selector: { matchLabels: { app: 'np' } }, minAvailable: '100%' });
-    await env.resync();
     const [free, kept] = await readyPods('np', 2, (i) => (i === 0 ? { 'pub.kruise.io/no-protect': 'true' } : undefined));
     await env.resync();
     expect(await evict(kept!)).toEqual({ code: 429, message: deniedBy(VPOD, exhausted('np')) });
@@ -257,7 +250,6 @@ describe('disruption decisions', () => {
 
   it('kruise.io/pub-protect-operations: DELETE guards deletes only (evictions and updates pass)', async () => {
     await env.createPub('ops', { selector: { matchLabels: { app: 'ops' } }, maxUnavailable: 0 }, { 'kruise.io/pub-protect-operations': 'DELETE' });
-    await env.resync();
     const [a, b] = await readyPods('ops', 2);
     await env.resync();
     await imagePatch(a!, 'app:2');
@@ -274,7 +266,6 @@ describe('disruption decisions', () => {
     const widget = await eventually('the Widget CRD served', () =>
       env.kube.create<KubeObject>({ apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w', namespace: env.ns } }) as Promise<Owner>);
     await env.createPub('widget', { targetRef: { apiVersion: `${group}/v1`, kind: 'Widget', name: 'w' }, maxUnavailable: 1 });
-    await env.resync();
     const owner = { apiVersion: `${group}/v1`, kind: 'Widget', name: 'w', uid: widget.metadata.uid, controller: true };
     const names = range('widget', 3);
     await Promise.all(names.map((n) => env.createPod(n, { app: 'widget' }, { ownerReferences: [owner] })));
