@@ -113,7 +113,7 @@ export function buildApp(ports: AppPorts): Hono {
     const decided = await admit(endpoint, body, { clusterId, state: ports.state(clusterId), now: t, budgetMs });
     const through = endpoint.type === 'validating' ? ports.writeThrough : undefined;
     const answer = through
-      ? await withWriteThrough(decided, endpoint, (a) => admittedWrites(through.collections, a, t), (w) => through.record(clusterId, w))
+      ? await withWriteThrough(decided, endpoint, (a) => admittedWrites(through.collections, { ...a, endpoint: path }, t), (w) => through.record(clusterId, w))
       : decided;
     const change = ports.changes && changeEventFor(clusterId, answer.admitted, ports.changes.kinds);
     if (change && ports.changes) {

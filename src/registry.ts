@@ -43,7 +43,14 @@ export function webhookEndpoints(features: readonly Feature[] = FEATURES): Webho
   return ENDPOINT_CATALOG.map((template) => ({
     ...template,
     handlers: features.flatMap((f) => f.handlers.filter((h) => h.endpoint === template.path).map((h) => ({ ...h.handler, feature: f.name }))),
-  })).filter((e) => e.handlers.length > 0 || (e.observer === true && stateCollections(features).some((c) => !c.compute)));
+  })).filter((e) => e.handlers.length > 0 || observerNeeded(e, stateCollections(features)));
+}
+
+/** An observer is registered if some collection takes writes from it. */
+function observerNeeded(e: Omit<WebhookEndpoint, 'handlers'>, collections: readonly CollectionSpec[]): boolean {
+  if (e.observer !== true) return false;
+  if (e.dedicatedObserver) return collections.some((c) => c.writeThrough?.endpoint === e.path);
+  return collections.some((c) => !c.compute);
 }
 
 /** Every explainer, by name (names must be unique across features). */

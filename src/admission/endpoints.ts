@@ -117,4 +117,19 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     name: 'observe-pod.kruise-serverless.io',
     rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
   },
+  {
+    // What a Cascading namespace's deletion depends on (src/deletion-protection/dependents.ts):
+    // namespaces created Cascading, and their pods' and PVCs' lives, phases included. Only
+    // namespaces labelled Cascading send anything.
+    ...OBSERVER,
+    dedicatedObserver: true,
+    path: 'observe-protected',
+    name: 'observe-protected.kruise-serverless.io',
+    rules: [
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'], operations: ['CREATE'] },
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'persistentvolumeclaims'], operations: ['CREATE', 'DELETE'] },
+      { apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status', 'persistentvolumeclaims/status'], operations: ['UPDATE'] },
+    ],
+    namespaceSelector: { matchLabels: { 'policy.kruise.io/delete-protection': 'Cascading' } },
+  },
 ];

@@ -2,6 +2,7 @@
 // a handler is a pure function of the request and a read-only view of cluster state, and returns
 // a Verdict. The framework owns HTTP, AdmissionReview parsing, JSON Patch, fallbacks and auth.
 import type { Ledgers } from './ledger.js';
+import type { AdmittedRequest, ItemWrite } from '../edge-state/admitted.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -92,6 +93,11 @@ export type CollectionSpec = {
    * pushes diff by it.
    */
   compute?: (list: Lister) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;
+  /**
+   * For a computed collection, read-your-writes: what a request the observer at `endpoint`
+   * admitted changes in its items (src/edge-state/admitted.ts).
+   */
+  writeThrough?: { endpoint: string; writes: (req: AdmittedRequest) => ItemWrite[] };
 };
 
 /** What a handler needs from state, and what to do when that is missing or too old. */
@@ -175,6 +181,8 @@ export type WebhookEndpoint = {
    * the API server accepts reaches the edge's state at once (src/edge-state/admitted.ts).
    */
   observer?: boolean;
+  /** An observer that only collections naming it in their `writeThrough` need. */
+  dedicatedObserver?: boolean;
   handlers: RegisteredHandler[];
 };
 

@@ -17,10 +17,9 @@ const lister: Lister = async (apiVersion, kind, opts) => {
 };
 
 describe('computeProtectionCounts', () => {
-  it('counts live pods, Bound PVCs and CRs of the Cascading-labelled objects', async () => {
+  it('counts the live CRs of the Cascading-labelled CRDs, and keeps a failed LIST', async () => {
     const { items: out } = await computeProtectionCounts(lister);
     expect(out).toEqual([
-      { activePods: 1, boundPVCs: 1, metadata: { name: 'ns.prod', resourceVersion: '[1,1,null,null]' } },
       { listError: { what: 'crs', gvk: 'example.io/v1, Kind=Widget', message: 'forbidden' }, metadata: { name: 'crd.widgets.example.io', resourceVersion: '[null,null,null,"forbidden"]' } },
     ]);
   });

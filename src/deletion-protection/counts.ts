@@ -1,7 +1,8 @@
-// What a Cascading deletion of a Namespace or a CRD depends on (SEMANTICS.md §5): live pods and
-// Bound PVCs in the namespace, live custom resources of the CRD. The webhook cannot LIST at the
-// edge, so the controller side computes these counts for the labelled objects only and pushes
-// them as one small collection. Pure, except `computeProtectionCounts`, which only LISTs.
+// What a Cascading deletion of a CRD depends on (../shared/SEMANTICS.md §5): its live custom
+// resources. The webhook cannot LIST at the edge, so the controller side computes these counts for
+// the labelled CRDs only and pushes them as one small collection (a namespace's pods and PVCs are
+// held as items instead, which the edge keeps exact between pushes: dependents.ts). Pure, except
+// `computeProtectionCounts`, which only LISTs.
 import type { Lister } from '../admission/live-state.js';
 import { DELETE_PROTECTION_LABEL } from './types.js';
 
@@ -23,16 +24,7 @@ export const namespaceCountsKey = (name: string): string => `ns.${name}`;
 export const crdCountsKey = (name: string): string => `crd.${name}`;
 
 type Meta = { metadata?: { name?: string; deletionTimestamp?: string | null; labels?: Record<string, string> } };
-type PodLike = Meta & { status?: { phase?: string } };
 type Crd = Meta & { spec?: { group?: string; names?: { kind?: string }; versions?: { name: string; storage?: boolean }[] } };
-
-export function countActivePods(pods: readonly PodLike[]): number {
-  return pods.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length;
-}
-
-export function countBoundPvcs(pvcs: readonly PodLike[]): number {
-  return pvcs.filter((p) => !p.metadata?.deletionTimestamp && p.status?.phase === 'Bound').length;
-}
 
 export function countLiveObjects(objects: readonly Meta[]): number {
   return objects.filter((o) => !o.metadata?.deletionTimestamp).length;
@@ -53,21 +45,10 @@ const stamp = (c: Omit<ProtectionCounts, 'metadata'>, name: string): ProtectionC
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-/** LISTs the Cascading-labelled Namespaces and CRDs, and what each one's deletion depends on. */
+/** LISTs the Cascading-labelled CRDs, and the live custom resources of each. */
 export async function computeProtectionCounts(list: Lister): Promise<{ items: ProtectionCounts[]; resourceVersion: string }> {
-  const labelSelector = `${DELETE_PROTECTION_LABEL}=Cascading`;
-  const [namespaces, crds] = await Promise.all([
-    list('v1', 'Namespace', { labelSelector }),
-    list('apiextensions.k8s.io/v1', 'CustomResourceDefinition', { labelSelector }),
-  ]);
+  const crds = await list('apiextensions.k8s.io/v1', 'CustomResourceDefinition', { labelSelector: `${DELETE_PROTECTION_LABEL}=Cascading` });
   const items: ProtectionCounts[] = [];
-  for (const ns of namespaces.items as Meta[]) {
-    const name = ns.metadata?.name ?? '';
-    const [pods, pvcs] = await Promise.allSettled([list('v1', 'Pod', { namespace: name }), list('v1', 'PersistentVolumeClaim', { namespace: name })]);
-    if (pods.status === 'rejected') items.push(stamp({ listError: { what: 'pods', message: message(pods.reason) } }, namespaceCountsKey(name)));
-    else if (pvcs.status === 'rejected') items.push(stamp({ listError: { what: 'pvc', message: message(pvcs.reason) } }, namespaceCountsKey(name)));
-    else items.push(stamp({ activePods: countActivePods(pods.value.items as PodLike[]), boundPVCs: countBoundPvcs(pvcs.value.items as PodLike[]) }, namespaceCountsKey(name)));
-  }
   for (const crd of crds.items as Crd[]) {
     const name = crd.metadata?.name ?? '';
     const kind = storageKind(crd);
@@ -79,6 +60,6 @@ export async function computeProtectionCounts(list: Lister): Promise<{ items: Pr
       items.push(stamp({ listError: { what: 'crs', gvk, message: message(e) } }, crdCountsKey(name)));
     }
   }
-  // Counts have no single list version; their content stamps carry the diff.
-  return { items, resourceVersion: `${namespaces.resourceVersion}.${crds.resourceVersion}` };
+  // The counts' content stamps carry the diff.
+  return { items, resourceVersion: crds.resourceVersion };
 }

@@ -38,7 +38,12 @@ export type AdmittedRequest = {
   object?: unknown;
   oldObject?: unknown;
   dryRun: boolean;
+  /** The endpoint's path the request came in at (a collection may take writes from one observer only). */
+  endpoint?: string;
 };
+
+/** What a collection's own write-through makes of a request: an item put, or one removed by key. */
+export type ItemWrite = { item: SyncItem; baseVersion?: string } | { item?: undefined; key: string; baseVersion?: string };
 
 /** Keeps what webhooks read small and drops fields that change without meaning (managedFields). */
 export function defaultProject(obj: Obj): Obj {
@@ -56,13 +61,20 @@ const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.s
 /**
  * The writes an allowed request makes to the collections handlers read: an object created or
  * updated inside a collection's selection is put, one deleted (or updated out of the selection)
- * is removed. Computed collections are not written through (they are not objects of one kind).
+ * is removed. A computed collection is written only through its own `writeThrough`, from the
+ * one observer it names (its items are not objects of one kind), subresources included.
  */
 export function admittedWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, now: number): AdmittedWrite[] {
-  if (req.dryRun || (req.subResource ?? '') !== '' || req.operation === 'CONNECT') return [];
+  if (req.dryRun || req.operation === 'CONNECT') return [];
   const writes: AdmittedWrite[] = [];
   for (const spec of specs) {
-    if (spec.compute || groupOf(spec.apiVersion) !== req.group || spec.kind !== req.kind) continue;
+    if (spec.writeThrough) {
+      if (req.endpoint === spec.writeThrough.endpoint) {
+        for (const w of spec.writeThrough.writes(req)) writes.push({ collection: spec.name, key: w.item ? itemKey(w.item) : w.key, ...w, admittedAt: now });
+      }
+      continue;
+    }
+    if (spec.compute || (req.subResource ?? '') !== '' || groupOf(spec.apiVersion) !== req.group || spec.kind !== req.kind) continue;
     const obj = req.operation === 'DELETE' ? undefined : withNamespace(asObj(req.object), req.namespace);
     const old = withNamespace(asObj(req.oldObject), req.namespace);
     if (obj) {

@@ -4,7 +4,7 @@
 // and CRD counts are computed and pushed by `reconcile --once`; missing or stale counts refuse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushCollections } from '../../src/admission/push.js';
-import { COUNTS_COLLECTION } from '../../src/deletion-protection/counts.js';
+import { CASCADING_PODS, CASCADING_PVCS } from '../../src/deletion-protection/dependents.js';
 import { deletionProtectionFeature } from '../../src/deletion-protection/index.js';
 import { VALIDATING_CONFIG } from '../../src/install/render.js';
 import { KubeApiError } from '../../src/kube/errors.js';
@@ -74,17 +74,20 @@ describe('Cascading without current counts', () => {
 
   it('stale beyond 3 minutes: refused, with the age', async () => {
     const ns = extraNamespaces[0]!;
-    const counts = stateCollections().filter((c) => c.name === COUNTS_COLLECTION);
-    await pushCollections(env.edge, (v, k, o) => env.kube.list(v, k, o), counts, () => Date.now() - 200_000);
+    const dependents = stateCollections().filter((c) => c.name === CASCADING_PODS || c.name === CASCADING_PVCS);
+    await pushCollections(env.edge, (v, k, o) => env.kube.list(v, k, o), dependents, () => Date.now() - 200_000);
     expect(await tryDelete(nsObj(ns))).toMatch(new RegExp(`^503 admission webhook "${VDELETE}" denied the request: ${PREFIX}=Cascading: the live objects of namespace "${ns}" are 20\\ds old \\(limit 180s\\); retry shortly$`));
   });
 
-  it('labelled after the last sync: refused until the next one', async () => {
+  it('labelled after it was created: its earlier pods were never observed, so refused until the next push', async () => {
     await env.resync();
-    const late = await protectedNamespace('Cascading');
+    const late = await createNamespace(kc, 'dp');
+    extraNamespaces.push(late);
+    await env.kube.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'before', namespace: late }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } });
+    await label(nsObj(late), 'Cascading');
     expect(await tryDelete(nsObj(late))).toBe(refused(503, `${PREFIX}=Cascading: the live objects of namespace "${late}" are not known yet (labelled after the last sync); retry shortly`));
     await env.resync();
-    expect(await tryDelete(nsObj(late))).toBe('deleted');
+    expect(await tryDelete(nsObj(late))).toBe(refused(403, `${PREFIX}=Cascading and active pods 1>0`));
   });
 });
 
@@ -96,7 +99,11 @@ describe('Namespaces', () => {
     expect(await tryDelete(nsObj(ns))).toBe('deleted');
   });
 
-  it('Cascading: refused while a pod is active, then while a PVC is Bound, then allowed', async () => {
+  // No push from here on: the edge follows the namespace's pods and PVCs as the API server admits them.
+  it('created Cascading: allowed while empty, refused while a pod is active, then while a PVC is Bound, then allowed — with no push', async () => {
+    const empty = await protectedNamespace('Cascading');
+    expect(await tryDelete(nsObj(empty))).toBe('deleted');
+
     const ns = await protectedNamespace('Cascading');
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: ns } };
     await env.kube.create({ ...pod, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } });
@@ -104,14 +111,19 @@ describe('Namespaces', () => {
     await env.kube.create({ ...pvc, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: 'dp-pv' } });
     // The PV binder does not run in the test control plane: the claim is marked Bound as it would.
     await env.kube.patch(pvc, { status: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' } } }, 'merge', 'status');
-    await env.resync();
     expect(await tryDelete(nsObj(ns))).toBe(refused(403, `${PREFIX}=Cascading and active pods 1>0`));
     await env.kube.delete(pod, { gracePeriodSeconds: 0 });
-    await eventually('the pod gone', async () => ((await env.kube.list('v1', 'Pod', { namespace: ns })).items.length === 0 ? true : undefined));
-    await env.resync();
     expect(await tryDelete(nsObj(ns))).toBe(refused(403, `${PREFIX}=Cascading and "Bound" status pvc 1>0`));
     await env.kube.delete(pvc);
-    await env.resync();
+    expect(await tryDelete(nsObj(ns))).toBe('deleted');
+  });
+
+  it('created Cascading: a pod that finished no longer counts — with no push', async () => {
+    const ns = await protectedNamespace('Cascading');
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'job', namespace: ns } };
+    await env.kube.create({ ...pod, spec: { automountServiceAccountToken: false, restartPolicy: 'Never', containers: [{ name: 'main', image: 'app:1' }] } });
+    expect(await tryDelete(nsObj(ns))).toBe(refused(403, `${PREFIX}=Cascading and active pods 1>0`));
+    await env.kube.patch(pod, { status: { phase: 'Succeeded' } }, 'merge', 'status');
     expect(await tryDelete(nsObj(ns))).toBe('deleted');
   });
 });
