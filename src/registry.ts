@@ -1,6 +1,6 @@
 // The features this build serves and what they register: handlers on webhook endpoints and the
 // collections of cluster state those handlers read. Order matters where several features handle
-// the same endpoint: it is the order handlers run in (SEMANTICS.md §6: WorkloadSpread, then
+// the same endpoint: it is the order handlers run in (../shared/SEMANTICS.md §6: WorkloadSpread, then
 // SidecarSet, then PUB on pod CREATE).
 import { ENDPOINT_CATALOG } from './admission/endpoints.js';
 import type { LedgerKind } from './admission/ledger.js';

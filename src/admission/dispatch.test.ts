@@ -252,7 +252,7 @@ describe('admit: chaining and verdicts', () => {
   });
 });
 
-describe('admit: namespace fill (SEMANTICS.md §1.2)', () => {
+describe('admit: namespace fill (../shared/SEMANTICS.md §1.2)', () => {
   const body = reviewBody({ object: pod({ name: 'web-0', labels: { app: 'web' } }) });
 
   it('handlers see the request namespace on an object without one', async () => {

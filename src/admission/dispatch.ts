@@ -154,7 +154,7 @@ async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: Ad
 
 /**
  * OpenKruise decodes the object and fills an empty metadata.namespace from the request before its
- * handlers run (SEMANTICS.md §1.2). The filled object is also the diff baseline, so the fill
+ * handlers run (../shared/SEMANTICS.md §1.2). The filled object is also the diff baseline, so the fill
  * alone never becomes a patch operation.
  */
 function fillNamespace(input: AdmissionInput): void {

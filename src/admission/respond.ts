@@ -1,5 +1,5 @@
 // AdmissionReview out, in the version the request came in. Conventions follow
-// controller-runtime (SEMANTICS.md §1.2): a denial is allowed=false with status.code and
+// controller-runtime (../shared/SEMANTICS.md §1.2): a denial is allowed=false with status.code and
 // status.message; a plain policy denial is 403 Forbidden; an unchanged object carries no patch.
 import { encodePatch, type PatchOperation } from './patch.js';
 import type { ReviewVersion } from './review.js';

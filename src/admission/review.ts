@@ -61,7 +61,7 @@ export function parseReview(body: string, clusterId: string): ParsedReview {
   if (review.kind !== 'AdmissionReview') errors.push(`kind: must be AdmissionReview, got ${describe(review.kind)}`);
   const input = readRequest(request, uid, clusterId, errors);
   if (errors.length === 0) return { ok: true, apiVersion, input };
-  // Several problems read like a Kubernetes field.ErrorList (SEMANTICS.md §1.2).
+  // Several problems read like a Kubernetes field.ErrorList (../shared/SEMANTICS.md §1.2).
   return { ok: false, uid, apiVersion, message: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };
 }
 

@@ -1,4 +1,4 @@
-// May this object be deleted? (SEMANTICS.md §5): `Always` refuses; `Cascading` refuses while the
+// May this object be deleted? (../shared/SEMANTICS.md §5): `Always` refuses; `Cascading` refuses while the
 // object still has live dependents — pods, then Bound PVCs, for a Namespace; custom resources for
 // a CRD; `spec.replicas > 0` for a workload; Services and Ingresses ignore it. Namespace and CRD
 // counts come from the pushed counts (counts.ts); missing or stale counts refuse. Pure.

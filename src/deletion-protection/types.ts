@@ -1,4 +1,4 @@
-// Deletion protection (SEMANTICS.md §5): the label, its values, the kinds it guards and the
+// Deletion protection (../shared/SEMANTICS.md §5): the label, its values, the kinds it guards and the
 // denial messages, which clients and tests compare verbatim.
 
 export const DELETE_PROTECTION_LABEL = 'policy.kruise.io/delete-protection';

@@ -1,4 +1,4 @@
-// The budget check (SEMANTICS.md §4.4 rules 5–9), run inside the PUB's ledger so that concurrent
+// The budget check (../shared/SEMANTICS.md §4.4 rules 5–9), run inside the PUB's ledger so that concurrent
 // disruptions are decided one after the other against the same count: no read-modify-write race
 // and none of OpenKruise's conflict retries. Rules 1–4 (annotation, no-protect, readiness, the PUB
 // exists) are the handler's, from the admitted pod; an eviction carries no pod, so the ledger's

@@ -1,4 +1,4 @@
-// The cluster state the PUB webhooks read (SEMANTICS.md §7), as collections the reconcilers push
+// The cluster state the PUB webhooks read (../shared/SEMANTICS.md §7), as collections the reconcilers push
 // to the edge (or the Node/Lambda entries list live), projected to what the webhooks use:
 //   podunavailablebudgets  validation (other PUBs), related-pub on pod CREATE, and rule 4 of the
 //                          disruption check (the PUB named by the pod still exists)

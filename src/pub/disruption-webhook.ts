@@ -1,4 +1,4 @@
-// The pod validating webhook's PUB part (SEMANTICS.md §4.4, §6): DELETE, in-place UPDATE and
+// The pod validating webhook's PUB part (../shared/SEMANTICS.md §4.4, §6): DELETE, in-place UPDATE and
 // `pods/eviction` CREATE of a protected pod are decided by the PUB's ledger (check.ts). Rules 1–4
 // come from the admitted pod and the pushed PUBs; an Eviction carries no pod, so its annotations
 // come from the pushed pods and its readiness from the ledger.

@@ -1,4 +1,4 @@
-// Is a pod available for the budget? (SEMANTICS.md §4.4 rule 3, §4.5): ready — Running, Ready,
+// Is a pod available for the budget? (../shared/SEMANTICS.md §4.4 rule 3, §4.5): ready — Running, Ready,
 // not being deleted, no `unavailable-pod.kruise.io/*` label — and consistent — its containers run
 // what its spec says (digest images checked against status imageIDs; otherwise no sidecar and no
 // OpenKruise in-place update is mid-flight). The generic pod and sidecar predicates are the

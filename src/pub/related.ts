@@ -1,4 +1,4 @@
-// Which PUB protects a pod (SEMANTICS.md §4.3): resolve the pod's workload through its controller
+// Which PUB protects a pod (../shared/SEMANTICS.md §4.3): resolve the pod's workload through its controller
 // owner — a ReplicaSet counts as its own controller (a Deployment, or any other kind: Argo
 // Rollouts, kruise#2571) — then take the first PUB of the namespace, in list order, whose
 // targetRef names that workload, or, for PUBs without targetRef or pods without a resolvable

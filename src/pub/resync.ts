@@ -1,4 +1,4 @@
-// The controller's resync of a PUB's ledger (SEMANTICS.md §4.5): replace the allowance with one
+// The controller's resync of a PUB's ledger (../shared/SEMANTICS.md §4.5): replace the allowance with one
 // computed from what the controller observed, keeping the disruptions the observation cannot
 // reflect yet. It runs inside the ledger, so checks admitted between the controller's LIST and
 // this resync are neither lost nor counted twice. The first resync a ledger gets for a PUB adopts

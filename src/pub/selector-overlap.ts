@@ -1,4 +1,4 @@
-// OpenKruise's "loose overlap" of two label selectors (SEMANTICS.md §4.2, pkg/util/selector.go):
+// OpenKruise's "loose overlap" of two label selectors (../shared/SEMANTICS.md §4.2, pkg/util/selector.go):
 // two PUB selectors conflict when they constrain exactly the same keys and, key by key, some
 // label value could satisfy both requirements. Selectors on different keys never conflict, even
 // when one pod could match both — a known looseness kept for compatibility. Pure.

@@ -1,5 +1,5 @@
 // PodUnavailableBudget: annotation and label keys, operations and the denial messages OpenKruise
-// answers with (SEMANTICS.md §4.1, §4.4). Messages are compared by clients and tests, so they are
+// answers with (../shared/SEMANTICS.md §4.1, §4.4). Messages are compared by clients and tests, so they are
 // built here, once.
 export type { PodUnavailableBudget, PodUnavailableBudgetSpec, PodUnavailableBudgetStatus, PubTargetReference } from '../api/policy/podunavailablebudget.js';
 

@@ -1,4 +1,4 @@
-// Validation of a PodUnavailableBudget (SEMANTICS.md §4.2): annotations, selector xor targetRef,
+// Validation of a PodUnavailableBudget (../shared/SEMANTICS.md §4.2): annotations, selector xor targetRef,
 // maxUnavailable xor minAvailable, immutable selection on UPDATE, and conflicts with the other PUBs
 // of its namespace. Field paths and details are OpenKruise's, including its odd ones
 // ("spec.selector, targetRef", "spec.TargetReference"). Pure.

@@ -1,4 +1,4 @@
-// The cluster state the SidecarSet validating webhook reads (SEMANTICS.md §7), as collections the
+// The cluster state the SidecarSet validating webhook reads (../shared/SEMANTICS.md §7), as collections the
 // reconcilers push to the edge (or the Node/Lambda entries list live). Each is projected down to
 // what the webhook uses, to keep edge state small.
 import type { CollectionSpec } from '../admission/types.js';

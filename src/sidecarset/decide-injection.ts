@@ -1,4 +1,4 @@
-// Which SidecarSets go into a new pod, at which revision, and why the others do not (SEMANTICS.md
+// Which SidecarSets go into a new pod, at which revision, and why the others do not (../shared/SEMANTICS.md
 // §2.4.2–2.4.3). Shared by the pod webhook and the explain endpoint. Pure: the plan and the random
 // source come in as arguments.
 import type { V1Pod } from '@kubernetes/client-node';

@@ -132,7 +132,7 @@ describe('defaultSidecarSet: the object OpenKruise marshals', () => {
     });
   });
 
-  it('a defaulted container is the one OpenKruise hashes (SEMANTICS.md §2.2), as the API server stores it', () => {
+  it('a defaulted container is the one OpenKruise hashes (../shared/SEMANTICS.md §2.2), as the API server stores it', () => {
     const go = '{"name":"dns-f","image":"dns:1.0","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"IfNotPresent","podInjectPolicy":"BeforeAppContainer","upgradeStrategy":{"upgradeType":"ColdUpgrade"},"shareVolumePolicy":{"type":"disabled"}}';
     const ours = (specOf(defaultSidecarSet(set({ containers: [{ name: 'dns-f', image: 'dns:1.0' }] }))).containers as Obj[])[0];
     // Stored custom resources are re-encoded with sorted keys, so equal content is equal bytes.

@@ -1,5 +1,5 @@
 // SidecarSet defaulting, as OpenKruise's mutating webhook does it on CREATE and UPDATE
-// (SEMANTICS.md §2.2; apis/apps/defaults/v1alpha1.go SetDefaultsSidecarSet, pod.go
+// (../shared/SEMANTICS.md §2.2; apis/apps/defaults/v1alpha1.go SetDefaultsSidecarSet, pod.go
 // SetDefaultPodVolumes, and the Kubernetes container/volume defaulters they call). Pure: returns a
 // defaulted copy. Only what OpenKruise sets is set; in particular a startupProbe is not defaulted
 // (OpenKruise 1.8 defaults only liveness and readiness probes). Fields that are structs in Go

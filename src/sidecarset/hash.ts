@@ -1,4 +1,4 @@
-// The SidecarSet hashes (SEMANTICS.md §2.2, OpenKruise pkg/control/sidecarcontrol/hash.go): SHA-256
+// The SidecarSet hashes (../shared/SEMANTICS.md §2.2, OpenKruise pkg/control/sidecarcontrol/hash.go): SHA-256
 // of Go's JSON of {"containers": …} (plus "initContainers" when one of them is a native sidecar,
 // restartPolicy Always), as lowercase hex mapped through apimachinery's rand.SafeEncodeString.
 // Pods record these values, and the controller compares them, so they must be stable; they are

@@ -1,4 +1,4 @@
-// Injects the matched SidecarSets into a pod being created (SEMANTICS.md §2.4.4–2.4.7): pod
+// Injects the matched SidecarSets into a pod being created (../shared/SEMANTICS.md §2.4.4–2.4.7): pod
 // metadata patches, then each set's sidecars merged into the pod's init containers, containers,
 // volumes and image pull secrets, then the bookkeeping annotations. Pure: the sets (already at the
 // revision chosen for this pod) and the time come in as arguments. Web APIs only.

@@ -1,4 +1,4 @@
-// Which SidecarSets apply to a pod being created, and why or why not (SEMANTICS.md §2.4.1–2.4.2).
+// Which SidecarSets apply to a pod being created, and why or why not (../shared/SEMANTICS.md §2.4.1–2.4.2).
 // Pure: the namespace's labels come in as an argument, so the webhook, the explain endpoint and
 // the controller share this code. Web APIs only.
 import type { V1Pod } from '@kubernetes/client-node';

@@ -1,4 +1,4 @@
-// The pod mutating webhook's SidecarSet step (SEMANTICS.md §2.4, §6 step 3): on CREATE, inject
+// The pod mutating webhook's SidecarSet step (../shared/SEMANTICS.md §2.4, §6 step 3): on CREATE, inject
 // every matching SidecarSet at the revision chosen for the pod. It answers from the injection plan
 // (pushed state, indexed once per state version); a pod admitted without its sidecars is worse
 // than a create the client retries, so missing or stale state refuses the pod by default.

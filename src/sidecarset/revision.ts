@@ -1,4 +1,4 @@
-// Which version of a SidecarSet a new pod receives (SEMANTICS.md §2.4.3): the current spec, or a
+// Which version of a SidecarSet a new pod receives (../shared/SEMANTICS.md §2.4.3): the current spec, or a
 // stored ControllerRevision named by spec.injectionStrategy.revision, depending on policy and
 // updateStrategy. Pure: revisions and the random source come in as arguments.
 //

@@ -1,4 +1,4 @@
-// Builds what one SidecarSet injects into a new pod (SEMANTICS.md §2.4.5, §2.4.7): its init
+// Builds what one SidecarSet injects into a new pod (../shared/SEMANTICS.md §2.4.5, §2.4.7): its init
 // containers and containers with shared volume mounts, transferred env and IS_INJECTED, the volumes
 // and image pull secrets they need, and hot-upgrade pairs. Pure, Web APIs only.
 import { frozenDerivation } from '../kube/frozen.js';

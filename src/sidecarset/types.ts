@@ -1,4 +1,4 @@
-// SidecarSet's keys and shared shapes (SEMANTICS.md §2). The API types live in
+// SidecarSet's keys and shared shapes (../shared/SEMANTICS.md §2). The API types live in
 // src/api/apps/sidecarset.ts; this file holds what the webhook and the controller agree on.
 export type { SidecarSet, SidecarContainer } from '../api/apps/sidecarset.js';
 

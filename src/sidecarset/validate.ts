@@ -1,4 +1,4 @@
-// SidecarSet validation on CREATE and UPDATE (SEMANTICS.md §2.3; OpenKruise
+// SidecarSet validation on CREATE and UPDATE (../shared/SEMANTICS.md §2.3; OpenKruise
 // pkg/webhook/sidecarset/validating). Pure: the cluster state the check needs (other SidecarSets,
 // Namespace labels, the patch whitelist, revisions) comes in `ctx`. Field paths and messages are
 // OpenKruise's, including its odd paths (`spec.container.podInjectPolicy`, `revision`,

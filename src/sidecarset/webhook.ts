@@ -1,4 +1,4 @@
-// The SidecarSet webhooks (SEMANTICS.md §2.2, §2.3): defaulting on `mutate-sidecarset`, validation
+// The SidecarSet webhooks (../shared/SEMANTICS.md §2.2, §2.3): defaulting on `mutate-sidecarset`, validation
 // on `validate-kruise`. Validation reads other SidecarSets, Namespaces, the kruise-configuration
 // ConfigMap and SidecarSet revisions from cluster state; a wrongly admitted SidecarSet can break
 // every pod it matches, so missing or stale state refuses the request (fallback deny).

@@ -1,4 +1,4 @@
-// The webhook's side of subset choice (SEMANTICS.md §3.3 step 3) that needs no ledger: a single
+// The webhook's side of subset choice (../shared/SEMANTICS.md §3.3 step 3) that needs no ledger: a single
 // unlimited subset, StatefulSet ordinals, and the accounts a version starts from when the ledger
 // has none (the pushed status's, else spec's).
 import { isSchedulable, type SubsetAccount } from './subset-state.js';

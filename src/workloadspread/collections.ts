@@ -1,4 +1,4 @@
-// The cluster state the WorkloadSpread webhooks read (SEMANTICS.md §7), as collections pushed to
+// The cluster state the WorkloadSpread webhooks read (../shared/SEMANTICS.md §7), as collections pushed to
 // the edge (or listed live by the Node/Lambda entries), each projected to what the webhooks use:
 // the WorkloadSpreads themselves, the workloads pods are owned by (owner chains, target replicas,
 // pod templates for patch validation) and the kruise-configuration ConfigMap (custom workloads).

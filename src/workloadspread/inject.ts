@@ -1,4 +1,4 @@
-// Puts a pod into a subset (SEMANTICS.md §3.3 step 4): tolerations, node affinity terms, the
+// Puts a pod into a subset (../shared/SEMANTICS.md §3.3 step 4): tolerations, node affinity terms, the
 // subset's strategic merge patch, and the matched-workloadspread annotation. Pure: returns a new
 // pod, or the patch error that fails the request.
 import { goString } from '../sidecarset/go-json.js';

@@ -1,4 +1,4 @@
-// The controller's resync of a WorkloadSpread ledger (SEMANTICS.md §3.5): counts come from what the
+// The controller's resync of a WorkloadSpread ledger (../shared/SEMANTICS.md §3.5): counts come from what the
 // controller listed; the webhook's entries survive only while the cluster cannot reflect them yet.
 // - creatingPods: dropped once the controller saw the pod (any phase), or after 30 s (OpenKruise
 //   CreatPodTimeout: the creation failed after admission, e.g. a later webhook refused it);

@@ -1,4 +1,4 @@
-// Which WorkloadSpread a pod being created belongs to (SEMANTICS.md §3.3 step 2): the first one,
+// Which WorkloadSpread a pod being created belongs to (../shared/SEMANTICS.md §3.3 step 2): the first one,
 // in list order, whose targetRef is the pod's controller or an ancestor of it (Deployment through
 // its ReplicaSet, whitelisted custom workloads through their subresources), and whose targetFilter
 // selects the pod. Pure: owner objects come from a lookup over pushed collections.

@@ -1,4 +1,4 @@
-// Validation of a subset `patch` (SEMANTICS.md §3.2; OpenKruise validateWorkloadSpreadSubsets): the
+// Validation of a subset `patch` (../shared/SEMANTICS.md §3.2; OpenKruise validateWorkloadSpreadSubsets): the
 // patch is strategic-merged into the target workload's pod template and the result validated as
 // the pod spec it will give. Pure.
 //

@@ -1,4 +1,4 @@
-// The per-version subset accounting WorkloadSpread keeps (SEMANTICS.md §3.3–3.5), as the edge
+// The per-version subset accounting WorkloadSpread keeps (../shared/SEMANTICS.md §3.3–3.5), as the edge
 // ledger holds it and the controller writes it back to status.versionedSubsetStatuses.
 //
 // Exact accounting: a subset keeps its limit, the active pods the controller last counted, and

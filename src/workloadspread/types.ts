@@ -1,5 +1,5 @@
 // WorkloadSpread names shared by the webhook, the edge ledger and the controller: annotation and
-// label keys, OpenKruise's timeouts, and the small shapes passed between them (SEMANTICS.md §3).
+// label keys, OpenKruise's timeouts, and the small shapes passed between them (../shared/SEMANTICS.md §3).
 import type { V1Pod } from '@kubernetes/client-node';
 
 export type {

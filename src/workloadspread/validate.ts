@@ -1,4 +1,4 @@
-// The WorkloadSpread validating webhook's rules (SEMANTICS.md §3.2), with OpenKruise's paths and
+// The WorkloadSpread validating webhook's rules (../shared/SEMANTICS.md §3.2), with OpenKruise's paths and
 // messages. Pure: the other WorkloadSpreads of the namespace, the custom workload whitelist and
 // the target workload (for patch validation) come in as arguments.
 import type { FieldError } from '../kube/field-errors.js';

@@ -1,4 +1,4 @@
-// The WorkloadSpread validating webhook on validate-kruise (SEMANTICS.md §3.2). It reads the other
+// The WorkloadSpread validating webhook on validate-kruise (../shared/SEMANTICS.md §3.2). It reads the other
 // WorkloadSpreads (conflicts), kruise-configuration (custom kinds) and the target workload (patch
 // validation) from cluster state; missing or stale state refuses the request, since a wrongly
 // admitted WorkloadSpread misplaces every pod of its workload.

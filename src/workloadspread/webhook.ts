@@ -1,4 +1,4 @@
-// The WorkloadSpread pod webhooks (SEMANTICS.md §3.3, §3.4): on pod CREATE, place the pod in a
+// The WorkloadSpread pod webhooks (../shared/SEMANTICS.md §3.3, §3.4): on pod CREATE, place the pod in a
 // subset and inject it; on pod DELETE, record the deletion so the subset's room comes back.
 // Subset counts are decided by the WorkloadSpread's ledger (ledger.ts), one serialized authority
 // per WorkloadSpread, so concurrent creations never overfill a subset.

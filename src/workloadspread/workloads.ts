@@ -1,4 +1,4 @@
-// Which workloads WorkloadSpread understands (SEMANTICS.md §3.2, §3.3): the built-in kinds, the
+// Which workloads WorkloadSpread understands (../shared/SEMANTICS.md §3.2, §3.3): the built-in kinds, the
 // custom kinds whitelisted in kruise-configuration, how many replicas a target asks for, and the
 // version key a pod's subset statuses are kept under.
 import { isRecord } from '../kube/validation.js';

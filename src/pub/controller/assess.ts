@@ -1,4 +1,4 @@
-// What the controller computes for one PUB from what it observed (SEMANTICS.md §4.5): its pods
+// What the controller computes for one PUB from what it observed (../shared/SEMANTICS.md §4.5): its pods
 // (targetRef: the workload's pods; selector: matching pods of the namespace), the expected count
 // (workload scale, or `pub.kruise.io/protect-total-replicas`), desiredAvailable, and each pod's
 // fact for the ledger. A workload whose scale cannot be read (an unknown kind, kruise#2571) does

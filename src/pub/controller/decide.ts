@@ -1,4 +1,4 @@
-// The PUB reconciler's decisions (SEMANTICS.md §4.5), pure: each PUB's status from its ledger's
+// The PUB reconciler's decisions (../shared/SEMANTICS.md §4.5), pure: each PUB's status from its ledger's
 // resync answer (without a ledger's record, from the disruptions its last status holds and this
 // observation), the Events the edge could not write — `PubPreventPodDeletion` for refused
 // disruptions, `NotDeleted` for allowed ones that never happened — a Warning when a workload's

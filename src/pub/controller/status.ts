@@ -1,4 +1,4 @@
-// A PUB's status from its budget (SEMANTICS.md §4.5), and the merge patch that writes it. The maps
+// A PUB's status from its budget (../shared/SEMANTICS.md §4.5), and the merge patch that writes it. The maps
 // are shaped as OpenKruise's `omitempty` writes them: an empty one is left out, never `{}`; in the
 // patch, entries that went away are written as null, and a map that emptied as null for the whole
 // field (how a merge patch deletes a key). Pure.

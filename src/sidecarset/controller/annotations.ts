@@ -1,4 +1,4 @@
-// The pod annotations the SidecarSet controller reads and rewrites (SEMANTICS.md §2.4.6–2.4.8):
+// The pod annotations the SidecarSet controller reads and rewrites (../shared/SEMANTICS.md §2.4.6–2.4.8):
 // the per-set hash entries, `kruise.io/sidecarset-inplace-update-state`, the hot-upgrade working
 // container map and `patchPodMetadata`. Values are written as Go's encoding/json writes them
 // (struct fields in declaration order, map keys sorted, HTML characters escaped), so a pod

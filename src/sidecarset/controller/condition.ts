@@ -1,4 +1,4 @@
-// The pod condition `SidecarSetUpgradable` (SEMANTICS.md §2.4.8): its message is a JSON map
+// The pod condition `SidecarSetUpgradable` (../shared/SEMANTICS.md §2.4.8): its message is a JSON map
 // SidecarSet → whether that set can update the pod in place; the condition is True
 // ("AllSidecarsetUpgradable") when every set can, else False ("UpdateImmutableField").
 // OpenKruise: updatePodSidecarSetUpgradableCondition in pkg/controller/sidecarset/sidecarset_processor.go.

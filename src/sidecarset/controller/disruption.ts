@@ -1,4 +1,4 @@
-// "May this pod be disrupted now?" — the controller's port to PodUnavailableBudgets (SEMANTICS.md
+// "May this pod be disrupted now?" — the controller's port to PodUnavailableBudgets (../shared/SEMANTICS.md
 // §4.4). Changing a sidecar image in place restarts the container, so OpenKruise's pod validating
 // webhook checks such an UPDATE against the pod's PUB and refuses it when the budget is spent.
 // The controller asks first, so that it neither plans writes the webhook will refuse nor lets a

@@ -1,4 +1,4 @@
-// Hot upgrade (SEMANTICS.md §2.4.7): a HotUpgrade sidecar S runs as two containers, S-1 and S-2;
+// Hot upgrade (../shared/SEMANTICS.md §2.4.7): a HotUpgrade sidecar S runs as two containers, S-1 and S-2;
 // one works, the other idles on `hotUpgradeEmptyImage`. An upgrade happens in two steps, each a
 // pod write of its own:
 //   1. swap: the idle container gets the new image and becomes the working one (working-container

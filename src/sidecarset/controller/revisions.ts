@@ -1,4 +1,4 @@
-// A SidecarSet's ControllerRevisions (SEMANTICS.md §2.4.3), as OpenKruise's controller keeps
+// A SidecarSet's ControllerRevisions (../shared/SEMANTICS.md §2.4.3), as OpenKruise's controller keeps
 // them: registerLatestRevision and truncateHistory in pkg/controller/sidecarset/sidecarset_processor.go,
 // NewRevision / getPatch / CreateControllerRevision in pkg/control/sidecarcontrol/history_control.go,
 // and k8s.io/kubernetes/pkg/controller/history (names, hashes, ordering). Pure, Web APIs only.

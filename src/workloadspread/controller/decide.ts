@@ -1,4 +1,4 @@
-// Pure: what the WorkloadSpread reconciler writes for what it observed (SEMANTICS.md §3.5):
+// Pure: what the WorkloadSpread reconciler writes for what it observed (../shared/SEMANTICS.md §3.5):
 // - status: subsetStatuses counted from pods (with Schedulable conditions under Adaptive) and
 //   versionedSubsetStatuses as the edge ledger holds them after the resync, so the cluster shows
 //   the edge's accounting; observedGeneration;

@@ -1,4 +1,4 @@
-// controller.kubernetes.io/pod-deletion-cost for a WorkloadSpread's pods (SEMANTICS.md §3.5), so a
+// controller.kubernetes.io/pod-deletion-cost for a WorkloadSpread's pods (../shared/SEMANTICS.md §3.5), so a
 // scale-down removes pods from the right subsets first. With n subsets and subset index i: pods
 // within maxReplicas (or in an unlimited subset) cost 100·(n−i); the surplus beyond maxReplicas,
 // the pods the workload would delete first, cost −100·(i+1); pods in no subset −100·(n+1). Pods

@@ -1,4 +1,4 @@
-// What the controller counts from the pods it listed (SEMANTICS.md §3.5): per subset the active
+// What the controller counts from the pods it listed (../shared/SEMANTICS.md §3.5): per subset the active
 // replicas and room, the Schedulable condition under the Adaptive strategy (with the pods stuck
 // unschedulable past rescheduleCriticalSeconds, to delete), and per version the bases the ledger
 // is resynced with. Pure.
