@@ -26,11 +26,12 @@ import {
   type Hasher,
 } from './admission/auth.js';
 import { COLLECTION_NAME, parseSyncPayload } from './admission/sync.js';
-import type { Ledgers } from './admission/ledger.js';
+import type { LedgerKind, Ledgers } from './admission/ledger.js';
+import { withLedgerMirror } from './admission/ledger-mirror.js';
 import { MAX_LEDGER_BODY_BYTES, answerLedgerOp, parseLedgerBody, parseLedgerParams } from './admission/ledger-http.js';
 import type { StateStore } from './admission/state-store.js';
 import type { Admitted } from './admission/dispatch.js';
-import type { ChangeEvent, ChangeSink, ClusterState, CollectionSpec, Explainer, WebhookEndpoint } from './admission/types.js';
+import type { ChangeEvent, ChangeSink, ClusterState, CollectionSpec, Explainer, RelatedObjects, WebhookEndpoint } from './admission/types.js';
 import { admittedWrites, type AdmittedWrite } from './edge-state/admitted.js';
 import { withWriteThrough } from './edge-state/write-through.js';
 
@@ -74,8 +75,11 @@ export type AppPorts = {
    * of the cluster's state (src/edge-state/admitted.ts) before the answer goes back.
    */
   writeThrough?: { collections: readonly CollectionSpec[]; record: (clusterId: string, writes: readonly AdmittedWrite[]) => Promise<void> };
-  /** Publish a change event when an object of one of `kinds` ("apiVersion/Kind") is admitted. */
-  changes?: { sink: ChangeSink; kinds: ReadonlySet<string>; onError?: (e: unknown) => void };
+  /**
+   * Publish a change event when an object of one of `kinds` ("apiVersion/Kind") is admitted, and
+   * when a webhook's ledger operation changes what a ledger's object shows (`ledgerKinds` mirrors).
+   */
+  changes?: { sink: ChangeSink; kinds: ReadonlySet<string>; ledgerKinds?: readonly LedgerKind[]; related?: RelatedObjects; onError?: (e: unknown) => void };
 };
 
 const REASONS: Record<Admitted['operation'], ChangeEvent['reason']> = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted', CONNECT: 'connected' };
@@ -84,6 +88,12 @@ const REASONS: Record<Admitted['operation'], ChangeEvent['reason']> = { CREATE: 
 export function changeEventFor(clusterId: string, a: Admitted | undefined, kinds: ReadonlySet<string>): ChangeEvent | undefined {
   if (!a || !a.allowed || a.dryRun || !a.name || !kinds.has(`${a.apiVersion}/${a.kind}`)) return undefined;
   return { clusterId, apiVersion: a.apiVersion, kind: a.kind, ...(a.namespace ? { namespace: a.namespace } : {}), name: a.name, reason: REASONS[a.operation] };
+}
+
+/** Change events for the objects an allowed, persisted request concerns (validating endpoints see it final). */
+export function relatedEvents(clusterId: string, a: Admitted | undefined, related: RelatedObjects): ChangeEvent[] {
+  if (!a || !a.allowed || a.dryRun) return [];
+  return related(a).map((o) => ({ clusterId, ...o, reason: `related ${a.kind.toLowerCase()} ${REASONS[a.operation]}` }));
 }
 
 const NOT_FOUND = { error: 'not found' };
@@ -110,15 +120,19 @@ export function buildApp(ports: AppPorts): Hono {
     if (length > MAX_REVIEW_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_REVIEW_BYTES}` }, 400);
     const body = await c.req.text();
     const budgetMs = endpoint.timeoutSeconds * 1000 - RESPONSE_MARGIN_MS;
-    const decided = await admit(endpoint, body, { clusterId, state: ports.state(clusterId), now: t, budgetMs });
+    const mirrored = withLedgerMirror(ports.state(clusterId), ports.changes?.ledgerKinds ?? [], clusterId);
+    const decided = await admit(endpoint, body, { clusterId, state: mirrored.state, now: t, budgetMs });
     const through = endpoint.type === 'validating' ? ports.writeThrough : undefined;
     const answer = through
       ? await withWriteThrough(decided, endpoint, (a) => admittedWrites(through.collections, { ...a, endpoint: path }, t), (w) => through.record(clusterId, w))
       : decided;
     const change = ports.changes && changeEventFor(clusterId, answer.admitted, ports.changes.kinds);
-    if (change && ports.changes) {
-      // In the background: the API server is waiting for our answer, not for the event.
-      const sent = ports.changes.sink.publish([change]).catch((e: unknown) => ports.changes?.onError?.(e));
+    // A dry run changes no ledger, whatever the operation answered.
+    const events = [...(change ? [change] : []), ...(answer.admitted?.dryRun === false ? mirrored.changed() : [])];
+    if (ports.changes?.related && endpoint.type === 'validating') events.push(...relatedEvents(clusterId, answer.admitted, ports.changes.related));
+    if (events.length && ports.changes) {
+      // In the background: the API server is waiting for our answer, not for the events.
+      const sent = ports.changes.sink.publish(events).catch((e: unknown) => ports.changes?.onError?.(e));
       try {
         c.executionCtx.waitUntil(sent);
       } catch {

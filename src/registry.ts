@@ -4,7 +4,7 @@
 // SidecarSet, then PUB on pod CREATE).
 import { ENDPOINT_CATALOG } from './admission/endpoints.js';
 import type { LedgerKind } from './admission/ledger.js';
-import type { CollectionSpec, Explainer, RegisteredHandler, WebhookEndpoint } from './admission/types.js';
+import type { CollectionSpec, Explainer, RegisteredHandler, RelatedObjects, WebhookEndpoint } from './admission/types.js';
 import { resourceDistributionFeature } from './resourcedistribution/index.js';
 import { sidecarSetFeature } from './sidecarset/index.js';
 import { workloadSpreadFeature } from './workloadspread/index.js';
@@ -20,6 +20,11 @@ export type Feature = {
    * reconciler runs promptly (the reconcilers themselves live in src/reconcile/all.ts).
    */
   changeKinds?: string[];
+  /**
+   * Objects whose reconciler should run when a validating endpoint admits a request that concerns
+   * them (a pod stamped with a PUB → that PUB): published as change events like `changeKinds`.
+   */
+  relatedObjects?: RelatedObjects;
   /** Served at /clusters/<id>/<secret>/explain/<name>. */
   explainers?: Record<string, Explainer>;
   /** Strongly consistent budgets this feature keeps at the edge (src/admission/ledger.ts). */
@@ -68,6 +73,12 @@ export function featureExplainers(features: readonly Feature[] = FEATURES): Reco
 /** Every kind some feature wants change events for. */
 export function changeKinds(features: readonly Feature[] = FEATURES): Set<string> {
   return new Set(features.flatMap((f) => f.changeKinds ?? []));
+}
+
+/** Every feature's related objects of one admitted request. */
+export function relatedObjects(features: readonly Feature[] = FEATURES): RelatedObjects {
+  const each = features.flatMap((f) => (f.relatedObjects ? [f.relatedObjects] : []));
+  return (a) => each.flatMap((r) => r(a));
 }
 
 /** Every collection some feature reads, by name (a name declared twice must mean the same kind). */

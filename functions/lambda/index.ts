@@ -7,7 +7,7 @@
 import { handle } from 'hono/aws-lambda';
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { FEATURES, changeKinds, type Feature } from '../../src/registry.js';
+import { FEATURES, changeKinds, ledgerKinds, relatedObjects, type Feature } from '../../src/registry.js';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { remoteLedgers } from '../../src/admission/ledger-client.js';
 import { edgeFromEnv, livePorts } from '../node/ports.js';
@@ -31,6 +31,8 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
             changes: {
               sink: new EventBridgeSink(new EventBridgeClient({}), { eventBusName: env.KS_EVENT_BUS_NAME }),
               kinds: changeKinds(features),
+              ledgerKinds: ledgerKinds(features),
+              related: relatedObjects(features),
               onError: (e: unknown) => console.error(`change event not published: ${String(e)}`),
             },
           }

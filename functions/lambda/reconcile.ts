@@ -28,6 +28,7 @@ import { isSqsEvent, routeSqsRecords } from '../../src/aws/route-sqs.js';
 import { sqsRequeueQueue } from '../../src/aws/sqs-fetch.js';
 import { loadKubeConfig } from '../../src/kube/node-client.js';
 import type { Reconciler, RunReport, Scope } from '../../src/reconcile/types.js';
+import type { EdgeTarget } from '../../src/admission/push.js';
 import { edgeFromEnv } from '../node/ports.js';
 
 export type ReconcileDeps = {
@@ -240,13 +241,36 @@ export function kubeSourceFromEnv(env: Record<string, string | undefined>, secre
 async function handlerFromEnv(env: Record<string, string | undefined>): Promise<ReconcileHandler> {
   const clusterId = env.KS_CLUSTER_ID;
   if (!clusterId) throw new Error('KS_CLUSTER_ID must be set to the cluster id webhooks put in change events');
-  const kube = kubeSourceFromEnv(env);
-  const [{ reconcilers }, { runReconciler }] = await Promise.all([import('../../src/reconcile/all.js'), import('../../src/reconcile/runner.js')]);
-  // One invocation at a time per execution environment, so its log stream names the lease holder;
-  // runReconciler releases the lease when done.
-  const identity = `lambda-${env.AWS_LAMBDA_LOG_STREAM_NAME ?? process.pid}`;
-  const log = (m: string) => console.log(m);
   const edge = edgeFromEnv(env, clusterId);
+  const queue = requeueQueueFromEnv(env);
+  return wireReconcileHandler({
+    clusterId,
+    kube: kubeSourceFromEnv(env),
+    // One invocation at a time per execution environment, so its log stream names the lease holder;
+    // runReconciler releases the lease when done.
+    identity: `lambda-${env.AWS_LAMBDA_LOG_STREAM_NAME ?? process.pid}`,
+    log: (m) => console.log(m),
+    resyncEveryMs: resyncSecondsFromEnv(env) * 1000,
+    ...(edge ? { edge } : {}),
+    ...(queue ? { queue } : {}),
+  });
+}
+
+export type ReconcileWiring = {
+  clusterId: string;
+  kube: KubeSource;
+  identity: string;
+  log: (line: string) => void;
+  resyncEveryMs: number;
+  /** The edge to push webhook state to and whose ledgers runs use. */
+  edge?: EdgeTarget;
+  queue?: RequeueQueue;
+};
+
+/** The production handler over the real reconcilers, runner, pushes and ledgers (the e2e drives it too). */
+export async function wireReconcileHandler(w: ReconcileWiring): Promise<ReconcileHandler> {
+  const [{ reconcilers }, { runReconciler }] = await Promise.all([import('../../src/reconcile/all.js'), import('../../src/reconcile/runner.js')]);
+  const { edge, kube, log } = w;
   const pushEdge = edge
     ? async () => {
         const [{ pushCollections }, { stateCollections }] = await Promise.all([import('../../src/admission/push.js'), import('../../src/registry.js')]);
@@ -255,16 +279,15 @@ async function handlerFromEnv(env: Record<string, string | undefined>): Promise<
       }
     : undefined;
   const ledgers = edge ? (await import('../../src/admission/ledger-client.js')).remoteLedgers(edge) : undefined;
-  const queue = requeueQueueFromEnv(env);
-  if (!queue) log('KS_REQUEUE_QUEUE_URL is not set: wake-ups that runs ask for are not scheduled; the schedule alone converges');
+  if (!w.queue) log('KS_REQUEUE_QUEUE_URL is not set: wake-ups that runs ask for are not scheduled; the schedule alone converges');
   return makeReconcileHandler({
     reconcilers: reconcilers(),
-    clusterId,
+    clusterId: w.clusterId,
     log,
-    run: async (reconciler, scope) => runReconciler(await kube(), reconciler, { scope, identity, log, ...(ledgers ? { ledgers } : {}) }),
-    resyncEveryMs: resyncSecondsFromEnv(env) * 1000,
+    run: async (reconciler, scope) => runReconciler(await kube(), reconciler, { scope, identity: w.identity, log, ...(ledgers ? { ledgers } : {}) }),
+    resyncEveryMs: w.resyncEveryMs,
     ...(pushEdge ? { pushEdge } : {}),
-    ...(queue ? { queue } : {}),
+    ...(w.queue ? { queue: w.queue } : {}),
   });
 }
 

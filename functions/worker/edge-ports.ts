@@ -9,7 +9,7 @@ import type { StateStore } from '../../src/admission/state-store.js';
 import { ledgerKey, ledgerReducer, type LedgerKind, type LedgerRef, type Ledgers } from '../../src/admission/ledger.js';
 import { ledgerBody, ledgerPath, readLedgerAnswer } from '../../src/admission/ledger-http.js';
 import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/admission/sync.js';
-import type { ClusterState, CollectionSpec, Snapshot, WebhookEndpoint } from '../../src/admission/types.js';
+import type { ClusterState, CollectionSpec, RelatedObjects, Snapshot, WebhookEndpoint } from '../../src/admission/types.js';
 import { CLUSTER_ROUTES, routePath, type ClusterRoute } from '../../src/edge-state/routes.js';
 import type { ReadAnswer } from '../../src/edge-state/held.js';
 import type { AdmittedWrite } from '../../src/edge-state/admitted.js';
@@ -50,13 +50,13 @@ export function edgeLedgers(namespace: DurableObjectNamespace, clusterId: string
 }
 
 /** The change-event port, when the Worker is given an EventBridge bus and credentials. */
-function changesPort(env: Env, kinds: ReadonlySet<string>): AppPorts['changes'] | undefined {
+function changesPort(env: Env, kinds: ReadonlySet<string>, ledgerKinds: readonly LedgerKind[], related?: RelatedObjects): AppPorts['changes'] | undefined {
   if (!env.KS_EVENT_BUS_NAME || !env.AWS_REGION || !env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY || kinds.size === 0) return undefined;
   const transport = fetchPutEvents({
     region: env.AWS_REGION, accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
     ...(env.KS_EVENTBRIDGE_ENDPOINT ? { endpoint: env.KS_EVENTBRIDGE_ENDPOINT } : {}),
   });
-  return { sink: new PutEventsSink(transport, { eventBusName: env.KS_EVENT_BUS_NAME }), kinds, onError: (e) => console.error(`change event not published: ${String(e)}`) };
+  return { sink: new PutEventsSink(transport, { eventBusName: env.KS_EVENT_BUS_NAME }), kinds, ledgerKinds, ...(related ? { related } : {}), onError: (e) => console.error(`change event not published: ${String(e)}`) };
 }
 
 export type EdgePortsOptions = {
@@ -64,6 +64,8 @@ export type EdgePortsOptions = {
   /** Kinds ("apiVersion/Kind") whose admitted changes are published as change events. */
   changeKinds?: ReadonlySet<string>;
   ledgerKinds?: readonly LedgerKind[];
+  /** Objects an admitted request concerns, published as change events too. */
+  relatedObjects?: RelatedObjects;
   /** The collections handlers read: admitted objects of their kinds are written through. */
   collections?: readonly CollectionSpec[];
 };
@@ -140,7 +142,7 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
     },
   };
 
-  const changes = changesPort(env, opts.changeKinds ?? new Set());
+  const changes = changesPort(env, opts.changeKinds ?? new Set(), opts.ledgerKinds ?? [], opts.relatedObjects);
   return {
     endpoints,
     registry,

@@ -3,7 +3,7 @@
 // Object classes beside it: ClusterObject, and makeLedgerObject(ledgerKinds(features)) as LedgerObject.
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { changeKinds, featureExplainers, ledgerKinds, stateCollections, webhookEndpoints, type Feature } from '../../src/registry.js';
+import { changeKinds, featureExplainers, ledgerKinds, relatedObjects, stateCollections, webhookEndpoints, type Feature } from '../../src/registry.js';
 import { edgePorts } from './edge-ports.js';
 import type { Env } from './platform.js';
 
@@ -11,7 +11,7 @@ export function makeWorker(features: readonly Feature[]) {
   let app: Promise<Hono> | undefined;
   return {
     async fetch(request: Request, env: Env): Promise<Response> {
-      app ??= edgePorts(env, webhookEndpoints(features), { changeKinds: changeKinds(features), ledgerKinds: ledgerKinds(features), collections: stateCollections(features) })
+      app ??= edgePorts(env, webhookEndpoints(features), { changeKinds: changeKinds(features), ledgerKinds: ledgerKinds(features), relatedObjects: relatedObjects(features), collections: stateCollections(features) })
         .then((ports) => buildApp({ ...ports, explainers: featureExplainers(features) }));
       return (await app).fetch(request);
     },

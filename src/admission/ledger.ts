@@ -17,8 +17,15 @@ export type LedgerStep<S, R> = { result: R; next?: S };
  */
 export type LedgerReducer<S = unknown, Req = unknown, R = unknown> = (state: S | undefined, req: Req, now: number) => LedgerStep<S, R>;
 
+/**
+ * The object whose status shows a ledger (OpenKruise's webhooks write that status as they admit),
+ * and which operations' results change what it shows: each such change is published as a change
+ * event for that object, so its reconciler mirrors it into status at once.
+ */
+export type LedgerMirror = { apiVersion: string; kind: string; changes(op: string, result: unknown): boolean };
+
 /** A feature's ledger kind: its operations by name. */
-export type LedgerKind = { kind: string; ops: Record<string, LedgerReducer> };
+export type LedgerKind = { kind: string; ops: Record<string, LedgerReducer>; mirror?: LedgerMirror };
 
 /**
  * Identifies one ledger within a cluster. `namespace` is '' for a cluster-scoped ledger, as in

@@ -30,7 +30,7 @@ export class LiveClusterState implements ClusterState {
     if (!snap) {
       const observedAt = this.now();
       const listed = listCollection(this.list, spec).then((r) => ({ items: r.items, resourceVersion: r.resourceVersion, observedAt }));
-      this.cache.set(name, { snap: listed, until: observedAt + this.ttlMs });
+      this.cache.set(name, { snap: listed, until: observedAt + (spec.uncachedLive ? 0 : this.ttlMs) });
       listed.catch(() => this.cache.delete(name));
       snap = listed;
     }

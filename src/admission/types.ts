@@ -98,6 +98,12 @@ export type CollectionSpec = {
    * admitted changes in its items (src/edge-state/admitted.ts).
    */
   writeThrough?: { endpoint: string; writes: (req: AdmittedRequest) => ItemWrite[] };
+  /**
+   * Where the cluster is read live (Node, Lambda), read it afresh for every request instead of
+   * sharing a LIST for a moment: for rare decisions that must see the latest state (deletion
+   * protection), whose changes this process does not itself admit.
+   */
+  uncachedLive?: boolean;
 };
 
 /** What a handler needs from state, and what to do when that is missing or too old. */
@@ -196,6 +202,9 @@ export type ChangeEvent = {
   // Open-ended: other publishers (e.g. a scaler) may send their own reasons.
   reason: 'created' | 'updated' | 'deleted' | 'connected' | (string & {});
 };
+
+/** The objects an admitted request concerns beyond itself (a pod → the PUB that protects it). */
+export type RelatedObjects = (admitted: AdmittedRequest) => { apiVersion: string; kind: string; namespace?: string; name: string }[];
 
 /** Where change events go: EventBridge in production (src/aws), a queue or a loop locally. */
 export interface ChangeSink {

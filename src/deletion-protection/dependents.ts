@@ -89,7 +89,7 @@ function dependentWrites(kind: DependentKind) {
 }
 
 function dependentsCollection(name: string, kind: DependentKind): CollectionSpec {
-  return { name, apiVersion: 'v1', kind, compute: computeDependents(kind), writeThrough: { endpoint: OBSERVER_PATH, writes: dependentWrites(kind) } };
+  return { name, apiVersion: 'v1', kind, compute: computeDependents(kind), writeThrough: { endpoint: OBSERVER_PATH, writes: dependentWrites(kind) }, uncachedLive: true };
 }
 
 export const cascadingPods = dependentsCollection(CASCADING_PODS, 'Pod');

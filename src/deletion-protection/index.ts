@@ -18,6 +18,7 @@ export const deletionProtectionCounts: CollectionSpec = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
   compute: computeProtectionCounts,
+  uncachedLive: true,
 };
 
 export const deletionProtectionFeature: Feature = {

@@ -10,8 +10,16 @@ import type { Feature } from '../registry.js';
 import { pubCollections } from './collections.js';
 import { checkPodDisruptionHandler } from './disruption-webhook.js';
 import { pubLedgerKind } from './ledger.js';
-import { PUB_API_VERSION, PUB_GROUP, PUB_KIND } from './types.js';
+import { PUB_API_VERSION, PUB_GROUP, PUB_KIND, RELATED_PUB_ANNOTATION } from './types.js';
+import type { AdmittedRequest } from '../edge-state/admitted.js';
+import { asObj } from '../kube/projection.js';
 import { STAMP_RELATED_PUB_NEEDS, stampRelatedPubHandler, VALIDATE_PUB_NEEDS, validatePubHandler } from './webhook.js';
+
+function stampedPub(a: AdmittedRequest): { apiVersion: string; kind: string; namespace: string; name: string }[] {
+  if (a.kind !== 'Pod' || a.group !== '' || a.operation !== 'CREATE' || a.subResource) return [];
+  const pub = (asObj(asObj(a.object).metadata).annotations as Record<string, string> | undefined)?.[RELATED_PUB_ANNOTATION];
+  return pub ? [{ apiVersion: PUB_API_VERSION, kind: PUB_KIND, namespace: a.namespace, name: pub }] : [];
+}
 
 export const pubFeature: Feature = {
   name: 'pub',
@@ -35,6 +43,8 @@ export const pubFeature: Feature = {
   ],
   collections: [...pubCollections],
   changeKinds: [`${PUB_API_VERSION}/${PUB_KIND}`],
+  // A pod created under a PUB runs that PUB's controller: its budget counts the pod once it is available.
+  relatedObjects: stampedPub,
   ledgerKinds: [pubLedgerKind],
 };
 

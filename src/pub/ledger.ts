@@ -6,7 +6,8 @@
 // Ref: { kind: 'pub', namespace: <PUB namespace>, name: <PUB name> }.
 import type { LedgerKind, LedgerReducer, LedgerRef } from '../admission/ledger.js';
 import type { PubBudgetState } from './budget-state.js';
-import { checkBudget, type PubCheckRequest } from './check.js';
+import { checkBudget, type PubCheckRequest, type PubCheckResult } from './check.js';
+import { PUB_API_VERSION, PUB_KIND } from './types.js';
 import { resyncBudget, type PubResyncRequest } from './resync.js';
 
 export const PUB_LEDGER_KIND = 'pub';
@@ -20,4 +21,6 @@ const read: LedgerReducer<PubBudgetState, unknown, PubBudgetState | null> = (sta
 export const pubLedgerKind: LedgerKind = {
   kind: PUB_LEDGER_KIND,
   ops: { check, resync, read } as Record<string, LedgerReducer>,
+  // A spent allowance is a new disruptedPods/unavailablePods entry and a lower unavailableAllowed.
+  mirror: { apiVersion: PUB_API_VERSION, kind: PUB_KIND, changes: (op, result) => op === 'check' && (result as PubCheckResult).allowed && (result as PubCheckResult).why === 'spent' },
 };

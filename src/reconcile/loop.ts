@@ -108,7 +108,10 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   if (opts.watch) {
     for (const r of opts.reconcilers) {
       watches.push(watchKind(r.apiVersion, r.kind, (o) => trigger(r, o)));
-      for (const t of r.triggers ?? []) watches.push(watchKind(t.apiVersion, t.kind, () => trigger(r)));
+      for (const t of r.triggers ?? []) {
+        const objectsOf = t.objectsOf;
+        watches.push(watchKind(t.apiVersion, t.kind, objectsOf ? (o) => objectsOf(o).forEach((m) => trigger(r, { metadata: m })) : () => trigger(r)));
+      }
     }
   }
 

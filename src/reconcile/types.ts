@@ -72,6 +72,13 @@ export type ObserveContext = {
   ledgers?: Ledgers;
 };
 
+export type Trigger = {
+  apiVersion: string;
+  kind: string;
+  /** The reconciled objects a change to this one concerns; none means no run. Absent: a full run. */
+  objectsOf?: (changed: KubeObject) => { namespace?: string; name: string }[];
+};
+
 export interface Reconciler<O = unknown> {
   /** The kind reconciled (for leases, logs, triggers), e.g. 'ResourceDistribution'. */
   kind: string;
@@ -81,8 +88,11 @@ export interface Reconciler<O = unknown> {
   observe(kube: KubeReader, scope: Scope, ctx?: ObserveContext): Promise<O>;
   /** Pure: observed state and the time → the plan. */
   decide(observed: O, now: Date): Plan;
-  /** Other kinds whose changes call for a full run (e.g. Namespaces for ResourceDistribution). */
-  triggers?: { apiVersion: string; kind: string }[];
+  /**
+   * Other kinds whose changes call for a run: a full one (e.g. Namespaces for ResourceDistribution),
+   * or, with `objectsOf`, one for just the objects a changed one names (a pod → its PUB).
+   */
+  triggers?: Trigger[];
 }
 
 /** What one invocation did, for logs, metrics and tests. */

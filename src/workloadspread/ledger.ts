@@ -13,6 +13,7 @@
 import type { LedgerKind, LedgerReducer, LedgerStep } from '../admission/ledger.js';
 import { firstSubsetWithRoom, missingReplicas, recordedSubset, type ObservedReplicas, type SubsetAccount } from './subset-state.js';
 import { resyncLedger, type ResyncRequest } from './ledger-resync.js';
+import { WS_API_VERSION, WS_KIND } from './types.js';
 
 export const WORKLOADSPREAD_LEDGER = 'workloadspread';
 
@@ -139,4 +140,6 @@ export const workloadSpreadLedgerKind: LedgerKind = {
     resync: resync as LedgerReducer,
     read: readLedger as LedgerReducer,
   },
+  // A recorded creation or deletion is a new creatingPods/deletingPods entry.
+  mirror: { apiVersion: WS_API_VERSION, kind: WS_KIND, changes: (op, result) => (op === 'create' || op === 'delete') && (result as { recorded?: boolean }).recorded === true },
 };

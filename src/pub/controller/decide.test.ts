@@ -55,6 +55,13 @@ describe('decidePubs', () => {
     expect(plan.status[0]!.status).toMatchObject({ observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 0, unavailableAllowed: 0 });
   });
 
+  it('comes back in 3 s while pods are still to become available (no watch tells a Lambda), and not once all are', () => {
+    const starting = decidePubs(observed(byRef(), [depPod('a'), depPod('b')], { 'default/apps/Deployment/web': 3 }), NOW);
+    expect(starting.requeueAfterMs).toBe(3_000);
+    const all = decidePubs(observed(byRef(), [depPod('a'), depPod('b'), depPod('c')], { 'default/apps/Deployment/web': 3 }), NOW);
+    expect(all.requeueAfterMs).toBeUndefined();
+  });
+
   it('writes nothing when the status is current', () => {
     const p = byRef();
     p.status = { observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 3, unavailableAllowed: 1 };

@@ -17,6 +17,12 @@ import { statusOf, statusPatch } from './status.js';
 
 /** While disruptions are pending, run again soon so they are confirmed or expired promptly. */
 export const PENDING_REQUEUE_MS = 10_000;
+/**
+ * While some of a PUB's pods are not available (starting, or not yet created by their workload),
+ * run again soon: their becoming available raises the budget, and where no watch triggers a run
+ * (Lambda) this wake-up is how the controller learns of it.
+ */
+export const AVAILABILITY_REQUEUE_MS = 3_000;
 
 const podRef = (namespace: string, name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace, name });
 const pubRef = (pub: PodUnavailableBudget) => ({ apiVersion: PUB_API_VERSION, kind: PUB_KIND, namespace: pub.metadata?.namespace ?? '', name: pub.metadata?.name ?? '', ...(pub.metadata?.uid ? { uid: pub.metadata.uid } : {}) });
@@ -65,6 +71,7 @@ function backfillWrites(o: PubObserved): Write[] {
 export function decidePubs(o: PubObserved, now: Date): Plan {
   const plan: Plan = { ...emptyPlan(), ledgers: [] };
   let pending = false;
+  let waiting = false;
   for (const pub of o.pubs) {
     const a = o.assessments.get(pubKey(pub));
     if (!a) continue;
@@ -85,7 +92,10 @@ export function decidePubs(o: PubObserved, now: Date): Plan {
         reason: `budget: ${state.unavailableAllowed} more may be disrupted (${state.currentAvailable} available, ${state.desiredAvailable} desired)`,
       });
     }
-    pending ||= Object.keys(state.disruptedPods).length + Object.keys(state.unavailablePods).length > 0;
+    const inFlight = Object.keys(state.disruptedPods).length + Object.keys(state.unavailablePods).length;
+    pending ||= inFlight > 0;
+    // Pods unavailable for another reason than a disruption this budget admitted.
+    waiting ||= state.currentAvailable + inFlight < state.totalReplicas;
     const patch = statusPatch(pub.status, statusOf(state));
     if (patch) {
       plan.status.push({
@@ -98,7 +108,8 @@ export function decidePubs(o: PubObserved, now: Date): Plan {
     plan.events.push(...budgetEvents(pub, a, answer, expired));
   }
   plan.writes.push(...backfillWrites(o));
-  if (pending) plan.requeueAfterMs = PENDING_REQUEUE_MS;
+  if (waiting) plan.requeueAfterMs = AVAILABILITY_REQUEUE_MS;
+  else if (pending) plan.requeueAfterMs = PENDING_REQUEUE_MS;
   if (!plan.ledgers!.length) delete plan.ledgers;
   return plan;
 }

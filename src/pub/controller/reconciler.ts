@@ -6,9 +6,17 @@
 // disruptions once the edge's budget is stale.
 import type { Ledgers } from '../../admission/ledger.js';
 import type { Reconciler } from '../../reconcile/types.js';
-import { PUB_API_VERSION, PUB_KIND } from '../types.js';
+import type { KubeObject } from '../../kube/http.js';
+import { PUB_API_VERSION, PUB_KIND, RELATED_PUB_ANNOTATION } from '../types.js';
 import { decidePubs } from './decide.js';
 import { observePubs, type PubObserved } from './observe.js';
+
+/** The PUB a pod was stamped with on creation (`kruise.io/related-pub`), if any. */
+function relatedPub(pod: KubeObject): { namespace?: string; name: string }[] {
+  const annotations = pod.metadata?.annotations as Record<string, string> | undefined;
+  const name = annotations?.[RELATED_PUB_ANNOTATION];
+  return name ? [{ ...(pod.metadata?.namespace ? { namespace: pod.metadata.namespace } : {}), name }] : [];
+}
 
 export type PubReconcilerOptions = { ledgers?: Ledgers };
 
@@ -21,6 +29,8 @@ export function pubReconcilerFor(opts: PubReconcilerOptions = {}): Reconciler<Pu
       return observePubs(kube, scope, ledgers ? { ledgers } : {});
     },
     decide: (observed, now) => decidePubs(observed, now),
+    // A pod's change runs its PUB at once: an admitted disruption shows in status within a moment.
+    triggers: [{ apiVersion: 'v1', kind: 'Pod', objectsOf: relatedPub }],
   };
 }
 

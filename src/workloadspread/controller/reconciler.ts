@@ -3,14 +3,24 @@
 // the edge's ledgers come from the runtime (the run's edge).
 //
 // Triggers: Deployments, Jobs and StatefulSets, whose replicas set percentages (OpenKruise watches
-// them). Pods are not a trigger (they change constantly); the plan asks to come back when a
-// webhook entry expires, a pending pod hits rescheduleCriticalSeconds or a subset recovers.
+// them), and pods, each running only the WorkloadSpread its annotation names (OpenKruise enqueues
+// the same on pod events), so what the webhook recorded reaches status at once. The plan also asks
+// to come back when a webhook entry expires, a pending pod hits rescheduleCriticalSeconds or a
+// subset recovers.
+import type { KubeObject } from '../../kube/http.js';
 import type { Reconciler } from '../../reconcile/types.js';
+import { parseMatchedWorkloadSpread } from '../inject.js';
 import { WS_API_VERSION, WS_KIND } from '../types.js';
 import { decideWorkloadSpreads } from './decide.js';
 import { observeWorkloadSpreads, type ObserveOptions, type WorkloadSpreadObserved } from './observe.js';
 
 export type WorkloadSpreadReconcilerOptions = ObserveOptions;
+
+/** The WorkloadSpread a pod was placed by (`apps.kruise.io/matched-workloadspread`), if any. */
+function matchedWorkloadSpread(pod: KubeObject): { namespace?: string; name: string }[] {
+  const matched = parseMatchedWorkloadSpread(pod as { metadata?: { annotations?: Record<string, string> } });
+  return matched?.name ? [{ ...(pod.metadata?.namespace ? { namespace: pod.metadata.namespace } : {}), name: matched.name }] : [];
+}
 
 export function workloadSpreadReconcilerFor(opts: WorkloadSpreadReconcilerOptions = {}): Reconciler<WorkloadSpreadObserved> {
   return {
@@ -25,6 +35,8 @@ export function workloadSpreadReconcilerFor(opts: WorkloadSpreadReconcilerOption
       { apiVersion: 'apps/v1', kind: 'Deployment' },
       { apiVersion: 'apps/v1', kind: 'StatefulSet' },
       { apiVersion: 'batch/v1', kind: 'Job' },
+      // A pod's change runs its WorkloadSpread at once: creatingPods/deletingPods show within a moment.
+      { apiVersion: 'v1', kind: 'Pod', objectsOf: matchedWorkloadSpread },
     ],
   };
 }

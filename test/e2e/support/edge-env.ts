@@ -29,6 +29,7 @@ export type PubObj = KubeObject & { metadata: Meta; spec: Record<string, unknown
 
 export type EdgeEnv = {
   kube: KubeHttp;
+  clusterId: string;
   ns: string;
   kubelet: FakeKubelet;
   worker: LocalWorker;
@@ -44,7 +45,7 @@ export type EdgeEnv = {
 export const isReady = (p: Pod): boolean => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 /** `name` names the cluster, the namespace prefix, the scope label and the fake nodes. */
-export async function startEdgeEnv(name: string, features: readonly Feature[]): Promise<EdgeEnv> {
+export async function startEdgeEnv(name: string, features: readonly Feature[], opts: { workerBindings?: Record<string, string> } = {}): Promise<EdgeEnv> {
   const CLUSTER = `${name}-e2e`;
   const ADMIN = `${name}-admin`;
   const SCOPE_LABEL = `e2e.kruise-serverless.io/${name}`;
@@ -58,7 +59,7 @@ export async function startEdgeEnv(name: string, features: readonly Feature[]): 
   const kubelet = new FakeKubelet(kube, 100);
   await kubelet.addNodes(NODES.map((name) => ({ name })));
   kubelet.start();
-  const worker = await startLocalWorker({ tls: localServingCert(`${name}-edge`), adminToken: ADMIN });
+  const worker = await startLocalWorker({ tls: localServingCert(`${name}-edge`), adminToken: ADMIN, ...(opts.workerBindings ? { bindings: opts.workerBindings } : {}) });
   const res = await trustingFetch(`${worker.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ clusterId: CLUSTER }) });
   expect(res.status).toBe(201);
   const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
@@ -70,7 +71,7 @@ export async function startEdgeEnv(name: string, features: readonly Feature[]): 
   const edge: EdgeTarget = { baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch };
 
   const env: EdgeEnv = {
-    kube, ns, kubelet, worker, edge,
+    kube, clusterId: CLUSTER, ns, kubelet, worker, edge,
     async resync() {
       const failures: string[] = [];
       const code = await reconcile(kube, {

@@ -1,0 +1,185 @@
+// Read-your-writes on the Lambda path, one case per feature: the configuration is created and
+// acted on at once, with no sleep and no push in between, and every reconcile runs in the
+// production Lambda handler, triggered as AWS triggers it — ObjectChanged events the Worker
+// publishes (EventBridge stand-in, support/lambda-path.ts) and the SQS wake-ups runs ask for. The
+// only push is the install's, before any configuration exists. Deletion protection's case is
+// decided by the Lambda *webhook*, which reads the cluster live where the Worker cannot.
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeLambdaHandler } from '../../functions/lambda/index.js';
+import { sha256Hex } from '../../src/admission/auth.js';
+import { deletionProtectionFeature } from '../../src/deletion-protection/index.js';
+import { renderClusterSide } from '../../src/install/render.js';
+import { KubeApiError } from '../../src/kube/errors.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import { FEATURES, webhookEndpoints } from '../../src/registry.js';
+import { REPO_ROOT } from '../cluster/control-plane.js';
+import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
+import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
+import { evictPod } from './support/disrupt.js';
+import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
+import { caPem, localServingCert } from './support/tls.js';
+
+const kc = testKubeConfig();
+let lambda: LambdaPath;
+let env: EdgeEnv;
+
+// Every feature but deletion protection on the Worker; that one is on the Lambda webhook below.
+const WORKER_FEATURES = FEATURES.filter((f) => f !== deletionProtectionFeature);
+
+beforeAll(async () => {
+  lambda = await startLambdaPath();
+  env = await startEdgeEnv('lp', WORKER_FEATURES, { workerBindings: lambda.bindings });
+  await lambda.attach({ clusterId: env.clusterId, kube: env.kube, edge: env.edge });
+  await env.resync(); // the install's push: nothing is configured yet
+});
+
+afterAll(async () => {
+  await lambda?.close();
+  await env?.dispose();
+});
+
+const runsOf = (kind: string, name: string) =>
+  lambda.summaries.flatMap((s) => s.runs.filter((r) => r.reconciler === kind && (r.scope === 'all' || r.scope.some((o) => o.endsWith(`/${name}`) || o === name))));
+
+/** The outcome of an eviction: 'evicted', or the status code the client sees. */
+const evict = async (pod: string): Promise<string> => {
+  const a = await evictPod(env.kube, env.ns, pod);
+  return a.code === 201 ? 'evicted' : String(a.code);
+};
+
+describe('SidecarSet', () => {
+  it('created with its pod at once: injected; an image change rolls the pod in place through the Lambda', async () => {
+    const sidecarSet = {
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 'lp-sidecar' },
+      spec: { selector: { matchLabels: { app: 'lp-sidecar' } }, namespace: env.ns, containers: [{ name: 'proxy', image: 'proxy:1' }] },
+    };
+    await env.kube.create(sidecarSet);
+    const pod = await env.createPod('lp-sidecar-pod', { app: 'lp-sidecar' });
+    expect(pod.spec?.containers.map((c) => `${c.name}=${c.image}`)).toEqual(['proxy=proxy:1', 'main=app:1']);
+    await env.waitReady([pod.metadata.name]);
+
+    await env.kube.patch(sidecarSet, { spec: { containers: [{ name: 'proxy', image: 'proxy:2' }] } });
+    await eventually('the sidecar updated in place', async () => {
+      const now = await env.kube.get<Pod>('v1', 'Pod', pod.metadata.name, env.ns);
+      return now.spec?.containers.find((c) => c.name === 'proxy')?.image === 'proxy:2' ? now : undefined;
+    }, 30_000, 50);
+    expect(runsOf('SidecarSet', 'lp-sidecar').some((r) => r.acted && r.applied > 0)).toBe(true);
+    await env.kube.delete(sidecarSet);
+  });
+});
+
+describe('PodUnavailableBudget', () => {
+  it('created with its pods at once: stamps them; the budget and each disruption reach status through the Lambda', async () => {
+    await env.createPub('lp-pub', { selector: { matchLabels: { app: 'lp-pub' } }, maxUnavailable: 1 });
+    const names = ['lp-pub-0', 'lp-pub-1'];
+    for (const n of names) {
+      const pod = await env.createPod(n, { app: 'lp-pub' });
+      expect(pod.metadata.annotations?.['kruise.io/related-pub']).toBe('lp-pub');
+    }
+    await env.waitReady(names);
+
+    // The PUB's ObjectChanged event ran its controller on the Lambda, which comes back (an SQS
+    // wake-up) until the starting pods are available.
+    await eventually('the budget computed', async () => ((await env.pubStatus('lp-pub'))?.unavailableAllowed === 1 ? true : undefined), 30_000, 50);
+    const evictedAt = Date.now();
+    expect(await evict('lp-pub-0')).toBe('evicted');
+    expect(await evict('lp-pub-1')).toBe('429');
+    // The spent allowance is a ledger change the Worker publishes as an event for the PUB, whose run
+    // writes status at once, long before the 3 s wake-up. (The disruptedPods entry lasts only until
+    // the controller sees the pod terminating, as OpenKruise's does: the evidence is the count.)
+    expect(lambda.published).toContainEqual({ clusterId: env.clusterId, apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', namespace: env.ns, name: 'lp-pub', reason: 'status' });
+    await eventually('the disruption in status', async () => {
+      const s = await env.pubStatus('lp-pub');
+      return s?.currentAvailable === 1 ? s : undefined;
+    }, 10_000, 20);
+    console.log(`PUB status after the eviction: ${Date.now() - evictedAt} ms`);
+  });
+});
+
+describe('WorkloadSpread', () => {
+  it('created with its Deployment at once: pods placed, and each placement reaches status through the Lambda', async () => {
+    const ws = {
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread', metadata: { name: 'lp-spread', namespace: env.ns },
+      spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'lp-spread' }, subsets: [{ name: 'subset-a', maxReplicas: 1 }, { name: 'subset-b' }] },
+    };
+    await env.kube.create(ws);
+    await env.kube.create({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'lp-spread', namespace: env.ns },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'lp-spread' } },
+        template: { metadata: { labels: { app: 'lp-spread' } }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } } },
+    });
+    const pods = await eventually('2 pods', async () => {
+      const list = (await env.kube.list('v1', 'Pod', { namespace: env.ns, labelSelector: 'app=lp-spread' })).items as Pod[];
+      return list.length === 2 ? list : undefined;
+    }, 30_000, 50);
+    const subsets = pods.map((p) => (JSON.parse(p.metadata.annotations?.['apps.kruise.io/matched-workloadspread'] ?? '{}') as { subset?: string }).subset).sort();
+    expect(subsets).toEqual(['subset-a', 'subset-b']);
+    // Every placement is in status (as a pod being created, or counted) without waiting for a schedule.
+    await eventually('both placements in status', async () => {
+      const got = await env.kube.get<KubeObject & { status?: { subsetStatuses?: { name: string; replicas: number; creatingPods?: Record<string, string> }[] } }>(ws.apiVersion, ws.kind, ws.metadata.name, env.ns);
+      const seen = (name: string) => {
+        const s = got.status?.subsetStatuses?.find((x) => x.name === name);
+        return s ? s.replicas + Object.keys(s.creatingPods ?? {}).length : 0;
+      };
+      return seen('subset-a') >= 1 && seen('subset-b') >= 1 ? true : undefined;
+    }, 10_000, 50);
+  });
+});
+
+describe('Deletion protection on the Lambda webhook', () => {
+  const secret = 'd'.repeat(64);
+  const CONFIG = 'kruise-serverless-lambda-e2e';
+  let server: Server;
+  let ns = '';
+
+  // An HTTPS front that hands each request to the Lambda handler as a function URL event.
+  beforeAll(async () => {
+    const handler = makeLambdaHandler([deletionProtectionFeature], {
+      KS_CLUSTER_ID: env.clusterId,
+      KS_CLUSTERS_JSON: JSON.stringify([{ clusterId: env.clusterId, webhookSecrets: [{ sha256: await sha256Hex(secret) }], syncTokens: [] }]),
+      KUBECONFIG: inject('kubeconfig'),
+    });
+    const template = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'lambda', 'function-url-event.json'), 'utf8')) as Record<string, unknown> & { requestContext: { http: object } };
+    server = createServer(localServingCert('lp-lambda'), (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        const event = { ...template, rawPath: path, body, isBase64Encoded: false, requestContext: { ...template.requestContext, http: { ...template.requestContext.http, path } } };
+        void (handler(event as never, {} as never) as Promise<{ statusCode: number; body: string }>).then((out) => {
+          res.writeHead(out.statusCode, { 'content-type': 'application/json' }).end(out.body);
+        });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const rendered = renderClusterSide({
+      baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, clusterId: env.clusterId, secret, caBundle: caPem(), crds: [],
+      endpoints: webhookEndpoints([deletionProtectionFeature]).filter((e) => e.path === 'validate-delete'),
+    });
+    const validating = rendered.find((o) => o.kind === 'ValidatingWebhookConfiguration')!;
+    await env.kube.create({ ...validating, metadata: { name: CONFIG } });
+  });
+
+  afterAll(async () => {
+    await env.kube.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: CONFIG } }).catch(() => undefined);
+    server?.close();
+    if (ns) await deleteNamespace(kc, ns);
+  });
+
+  it('a namespace labelled Cascading after its pod: refused at once with OpenKruise’s message, allowed once the pod is gone', async () => {
+    ns = await createNamespace(kc, 'lp-dp');
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: ns } };
+    await env.kube.create({ ...pod, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } });
+    const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
+    await env.kube.patch(namespace, { metadata: { labels: { 'policy.kruise.io/delete-protection': 'Cascading' } } });
+    const refusal = await env.kube.delete(namespace).then(() => 'deleted', (e: unknown) => (e instanceof KubeApiError ? `${e.status} ${(e.body as { message?: string }).message}` : String(e)));
+    expect(refusal).toBe('403 admission webhook "vdelete.kruise-serverless.io" denied the request: forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading and active pods 1>0');
+    await env.kube.delete(pod, { gracePeriodSeconds: 0 });
+    await env.kube.delete(namespace);
+    ns = '';
+  });
+});
