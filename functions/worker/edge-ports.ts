@@ -1,5 +1,5 @@
 // Binds the app's ports to the per-cluster and per-ledger Durable Objects. Credentials are cached
-// in the isolate for 5 s. Collections are read-your-writes: every request asks the cluster's
+// in the isolate (src/edge-state/credentials-cache.ts). Collections are read-your-writes: every request asks the cluster's
 // object again, in one call per tick naming the snapshots already held, so only changed ones
 // travel (src/edge-state/stamped-reads.ts). Ledgers are never cached: every operation goes to
 // the ledger's object, which is the whole point of having one.
@@ -14,15 +14,12 @@ import { CLUSTER_ROUTES, routePath, type ClusterRoute } from '../../src/edge-sta
 import type { ReadAnswer } from '../../src/edge-state/held.js';
 import type { AdmittedWrite } from '../../src/edge-state/admitted.js';
 import { requestReader, type StampedCache } from '../../src/edge-state/stamped-reads.js';
+import { cachedRegistry } from '../../src/edge-state/credentials-cache.js';
 import type { DurableObjectNamespace, DurableObjectStub, Env } from './platform.js';
 import { PutEventsSink } from '../../src/aws/change-sink.js';
 import { fetchPutEvents } from '../../src/aws/eventbridge-fetch.js';
 
-export const CREDENTIALS_CACHE_MS = 5_000;
-
 const routeMethod = (route: ClusterRoute): string => CLUSTER_ROUTES[route].method;
-
-type Cached<T> = { value: T; until: number };
 
 function stubFor(env: Env, clusterId: string): DurableObjectStub {
   return env.CLUSTERS.get(env.CLUSTERS.idFromName(clusterId));
@@ -73,19 +70,11 @@ export type EdgePortsOptions = {
 export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: EdgePortsOptions = {}): Promise<AppPorts> {
   const now = opts.now ?? Date.now;
   const kinds = opts.ledgerKinds ?? [];
-  const credCache = new Map<string, Cached<ClusterCredentials | undefined>>();
   const collections: StampedCache = new Map();
-
-  const registry: ClusterRegistry = {
-    async credentials(clusterId) {
-      const hit = credCache.get(clusterId);
-      if (hit && hit.until > now()) return hit.value;
-      const r = await call<ClusterCredentials>(stubFor(env, clusterId), 'getCredentials');
-      const value = r.status === 200 ? r.value : undefined;
-      credCache.set(clusterId, { value, until: now() + CREDENTIALS_CACHE_MS });
-      return value;
-    },
-  };
+  const registry = cachedRegistry(async (clusterId) => {
+    const r = await call<ClusterCredentials>(stubFor(env, clusterId), 'getCredentials');
+    return r.status === 200 ? r.value : undefined;
+  }, now);
 
   const ledgers = (clusterId: string): Ledgers => edgeLedgers(env.LEDGERS, clusterId, kinds);
 
@@ -126,18 +115,18 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
   const clusters: ClusterAdmin = {
     async create(creds) {
       const r = await call(stubFor(env, creds.clusterId), 'putCredentials', undefined, creds);
-      credCache.delete(creds.clusterId);
+      registry.forget(creds.clusterId);
       return r.status === 201;
     },
     async rotate(clusterId, rotation: CredentialRotation) {
       const r = await call<ClusterCredentials>(stubFor(env, clusterId), 'rotate', undefined, rotation);
-      credCache.delete(clusterId);
+      registry.forget(clusterId);
       return r.status === 200 ? r.value : undefined;
     },
     async remove(clusterId) {
       const existed = (await registry.credentials(clusterId)) !== undefined;
       await call(stubFor(env, clusterId), 'deleteCluster');
-      credCache.delete(clusterId);
+      registry.forget(clusterId);
       return existed;
     },
   };
