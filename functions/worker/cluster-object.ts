@@ -70,8 +70,10 @@ export class ClusterObject {
       case 'admit': {
         const writes = parseAdmittedWrites(await request.json());
         if (typeof writes === 'string') return json({ error: writes }, 400);
-        await this.state.storage.put(Object.fromEntries(writes.map((w) => [`${ADMITTED}${w.collection}/${w.key}`, w])));
-        this.held.admit(writes);
+        // In memory first, as merged (a scale lands on the item an earlier write put); a failed
+        // storage write resets the object, dropping both.
+        const stored = this.held.admit(writes);
+        await this.state.storage.put(Object.fromEntries(stored.map((w) => [`${ADMITTED}${w.collection}/${w.key}`, w])));
         return json({ ok: true });
       }
       case 'versions': {

@@ -31,6 +31,8 @@ export type Admitted = {
   apiVersion: string;
   group: string;
   kind: string;
+  /** The resource and its group (for a subresource, what it belongs to). */
+  resource: { group: string; resource: string };
   subResource?: string;
   /** The object as admitted (after this endpoint's mutations), and the existing one. */
   object?: unknown;
@@ -78,6 +80,7 @@ function admittedOf(input: AdmissionInput, allowed: boolean): Admitted {
     apiVersion: gv,
     group: input.kind.group,
     kind: input.kind.kind,
+    resource: { group: input.resource.group, resource: input.resource.resource },
     ...(input.subResource ? { subResource: input.subResource } : {}),
     ...(input.object === undefined ? {} : { object: input.object }),
     ...(input.oldObject === undefined ? {} : { oldObject: input.oldObject }),

@@ -77,7 +77,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     objectSelector: DELETE_PROTECTION_SELECTOR,
   },
   {
-    // Namespaces (labels for namespaceSelectors), the workloads pods are owned by, and deletions
+    // Namespaces (labels for namespaceSelectors), the workloads pods are owned by (and their scale), and deletions
     // of the kinds validate-kruise admits (it sees only their creates and updates).
     ...OBSERVER,
     path: 'observe',
@@ -87,6 +87,9 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'replicasets', 'statefulsets'], operations: CHANGES },
       { apiGroups: ['batch'], apiVersions: ['v1'], resources: ['jobs'], operations: CHANGES },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['clonesets', 'statefulsets'], operations: CHANGES },
+      // `kubectl scale` and HPAs change replicas through the scale subresource, never the object.
+      { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/scale', 'replicasets/scale', 'statefulsets/scale'], operations: ['UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['clonesets/scale', 'statefulsets/scale'], operations: ['UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads'], operations: ['DELETE'] },
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['DELETE'] },
     ],

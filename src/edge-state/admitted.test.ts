@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admittedWrites, settledBy, withOverlay, ADMITTED_GRACE_MS, type AdmittedRequest } from './admitted.js';
+import { admittedWrites, recordWrites, settledBy, withOverlay, ADMITTED_GRACE_MS, type AdmittedRequest, type Overlay } from './admitted.js';
 import { inSelection } from './list-selection.js';
 import { stateCollections } from '../registry.js';
 
@@ -43,6 +43,39 @@ describe('admittedWrites', () => {
     expect(summary(req({ subResource: 'status', namespace: 'ns', object: { metadata: { name: 'p' } } }))).toEqual([]);
     expect(summary(req({ namespace: 'ns', object: { metadata: { generateName: 'p-' } } }))).toEqual([]);
     expect(summary(req({ kind: 'Secret', namespace: 'ns', object: { metadata: { name: 's' } } }))).toEqual([]);
+  });
+});
+
+describe('scale subresource', () => {
+  const scale = (replicas: number, rv: string) => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'ns', resourceVersion: rv }, spec: { replicas } });
+  const scaled = req({ group: 'autoscaling', kind: 'Scale', subResource: 'scale', operation: 'UPDATE', namespace: 'ns', resource: { group: 'apps', resource: 'deployments' }, object: scale(7, '5'), oldObject: scale(3, '5') });
+
+  it('writes the new replicas into the collections of the scaled kind, based on its version', () => {
+    expect(admittedWrites(specs, scaled, 9)).toEqual([{ collection: 'workloadspread-deployments', key: 'ns/web', replicas: 7, baseVersion: '5', admittedAt: 9 }]);
+    expect(admittedWrites(specs, { ...scaled, resource: { group: 'apps', resource: 'daemonsets' } }, 9)).toEqual([]);
+  });
+
+  it('lands on the pushed item, or on the item an earlier write put; never revives a deleted one', () => {
+    const web = { metadata: { name: 'web', namespace: 'ns', resourceVersion: '5' }, spec: { replicas: 3, paused: true } };
+    const overlays = new Map<string, Overlay>();
+    recordWrites(overlays, [{ collection: 'd', key: 'ns/web', replicas: 7, baseVersion: '5', admittedAt: 1 }]);
+    expect(withOverlay(new Map([['ns/web', web]]), overlays.get('d'))).toEqual([{ ...web, spec: { replicas: 7, paused: true } }]);
+    expect(withOverlay(new Map(), overlays.get('d'))).toEqual([]);
+
+    const created = new Map<string, Overlay>();
+    const stored = recordWrites(created, [
+      { collection: 'd', key: 'ns/web', item: web, admittedAt: 1 },
+      { collection: 'd', key: 'ns/web', replicas: 7, baseVersion: '5', admittedAt: 2 },
+    ]);
+    expect(stored[1]).toEqual({ collection: 'd', key: 'ns/web', item: { ...web, spec: { replicas: 7, paused: true } }, baseVersion: '5', admittedAt: 2 });
+    expect(withOverlay(new Map(), created.get('d'))).toEqual([{ ...web, spec: { replicas: 7, paused: true } }]);
+    // A push holding the workload at the scale's version does not settle it; one past it does.
+    expect(settledBy(created.get('d')!, 3, new Map([['ns/web', web]]))).toEqual([]);
+    expect(settledBy(created.get('d')!, 3, new Map([['ns/web', { ...web, metadata: { ...web.metadata, resourceVersion: '6' } }]]))).toEqual(['ns/web']);
+
+    const deleted = new Map<string, Overlay>();
+    expect(recordWrites(deleted, [{ collection: 'd', key: 'ns/web', admittedAt: 1 }, { collection: 'd', key: 'ns/web', replicas: 7, admittedAt: 2 }])).toHaveLength(1);
+    expect(withOverlay(new Map([['ns/web', web]]), deleted.get('d'))).toEqual([]);
   });
 });
 

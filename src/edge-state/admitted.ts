@@ -20,8 +20,10 @@ export const ADMITTED_GRACE_MS = 10_000;
 export type AdmittedWrite = {
   collection: string;
   key: string;
-  /** The item as a push would hold it (projected); absent for a deletion. */
+  /** The item as a push would hold it (projected); absent for a deletion or a scale. */
   item?: SyncItem;
+  /** A scale (the `scale` subresource): only the held item's spec.replicas changes. */
+  replicas?: number;
   /** The item's version before this write (updates and deletes): a push showing another has moved past it. */
   baseVersion?: string;
   admittedAt: number;
@@ -38,6 +40,8 @@ export type AdmittedRequest = {
   object?: unknown;
   oldObject?: unknown;
   dryRun: boolean;
+  /** The resource and its group (for a subresource, what it belongs to: `deployments` of `apps`). */
+  resource?: { group: string; resource: string };
   /** The endpoint's path the request came in at (a collection may take writes from one observer only). */
   endpoint?: string;
 };
@@ -66,6 +70,7 @@ const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.s
  */
 export function admittedWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, now: number): AdmittedWrite[] {
   if (req.dryRun || req.operation === 'CONNECT') return [];
+  if (req.subResource === 'scale') return scaleWrites(specs, req, now);
   const writes: AdmittedWrite[] = [];
   for (const spec of specs) {
     if (spec.writeThrough) {
@@ -93,6 +98,32 @@ export function admittedWrites(specs: readonly CollectionSpec[], req: AdmittedRe
   return writes;
 }
 
+/** The kinds whose `scale` subresource the observers see, by group/resource. */
+const SCALED_KINDS: Readonly<Record<string, string>> = {
+  'apps/deployments': 'Deployment',
+  'apps/replicasets': 'ReplicaSet',
+  'apps/statefulsets': 'StatefulSet',
+  'apps.kruise.io/clonesets': 'CloneSet',
+  'apps.kruise.io/statefulsets': 'StatefulSet',
+};
+
+/** `kubectl scale`, an HPA: the Scale object names the workload and carries its new replicas. */
+function scaleWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, now: number): AdmittedWrite[] {
+  const group = req.resource?.group ?? '';
+  const kind = SCALED_KINDS[`${group}/${req.resource?.resource ?? ''}`];
+  const scale = asObj(req.object);
+  const replicas = asObj(scale.spec).replicas;
+  const name = asObj(scale.metadata).name;
+  if (req.operation !== 'UPDATE' || !kind || typeof replicas !== 'number' || typeof name !== 'string' || !name) return [];
+  const base = asObj(asObj(req.oldObject).metadata).resourceVersion;
+  const key = req.namespace ? `${req.namespace}/${name}` : name;
+  return specs
+    .filter((s) => !s.compute && !s.writeThrough && groupOf(s.apiVersion) === group && s.kind === kind)
+    .map((s) => ({ collection: s.name, key, replicas, ...(typeof base === 'string' ? { baseVersion: base } : {}), admittedAt: now }));
+}
+
+const withReplicas = (item: SyncItem, replicas: number): SyncItem => ({ ...item, spec: { ...asObj(item.spec), replicas } });
+
 function withNamespace(obj: Obj, namespace: string): Obj {
   const meta = asObj(obj.metadata);
   return !namespace || meta.namespace ? obj : { ...obj, metadata: { ...meta, namespace } };
@@ -107,7 +138,11 @@ export function withOverlay(pushed: ReadonlyMap<string, SyncItem>, overlay: Over
   const out = new Map(pushed);
   for (const [key, w] of overlay) {
     if (w.item) out.set(key, w.item);
-    else out.delete(key);
+    else if (w.replicas === undefined) out.delete(key);
+    else {
+      const base = out.get(key);
+      if (base) out.set(key, withReplicas(base, w.replicas));
+    }
   }
   return [...out.values()];
 }
@@ -132,11 +167,29 @@ export function settledBy(overlay: Overlay, observedAt: number, pushed?: Readonl
   }).map(([k]) => k);
 }
 
-/** Adds writes to overlays (per collection); a later write to the same item replaces the earlier. */
-export function recordWrites(overlays: Map<string, Overlay>, writes: readonly AdmittedWrite[]): void {
+/**
+ * Adds writes to overlays (per collection): a later write to the same item replaces the earlier,
+ * but a scale lands on the item an earlier write put (a Deployment created, then scaled, before a
+ * push). Returns the entries as they now stand, for the caller to persist.
+ */
+export function recordWrites(overlays: Map<string, Overlay>, writes: readonly AdmittedWrite[]): AdmittedWrite[] {
+  const stored: AdmittedWrite[] = [];
   for (const w of writes) {
     const o = overlays.get(w.collection) ?? new Map<string, AdmittedWrite>();
-    o.set(w.key, w);
+    const entry = w.replicas === undefined ? w : scaledOnto(o.get(w.key), w);
+    if (!entry) continue;
+    o.set(w.key, entry);
     overlays.set(w.collection, o);
+    stored.push(entry);
   }
+  return stored;
+}
+
+/** A scale on top of an earlier write: the item it put, rescaled; nothing on a deletion. */
+function scaledOnto(earlier: AdmittedWrite | undefined, scale: AdmittedWrite): AdmittedWrite | undefined {
+  if (!earlier || earlier.replicas !== undefined) return scale;
+  if (!earlier.item) return undefined;
+  const { baseVersion: _b, ...rest } = earlier;
+  // Settled once a push shows the workload past the scale's version, as the scale alone would be.
+  return { ...rest, item: withReplicas(earlier.item, scale.replicas ?? 0), ...(scale.baseVersion ? { baseVersion: scale.baseVersion } : {}), admittedAt: scale.admittedAt };
 }

@@ -88,9 +88,11 @@ export class HeldState {
     this.pushed.set(name, { meta, items: new Map(items) });
   }
 
-  admit(writes: readonly AdmittedWrite[]): void {
-    recordWrites(this.overlays, writes);
-    for (const name of new Set(writes.map((w) => w.collection))) this.touch(name);
+  /** Records admitted writes; returns the overlay entries as they now stand (to persist). */
+  admit(writes: readonly AdmittedWrite[]): AdmittedWrite[] {
+    const stored = recordWrites(this.overlays, writes);
+    for (const name of new Set(stored.map((w) => w.collection))) this.touch(name);
+    return stored;
   }
 
   clear(): void {

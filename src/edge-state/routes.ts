@@ -54,6 +54,7 @@ export function parseAdmittedWrites(body: unknown): AdmittedWrite[] | string {
     if (typeof w.key !== 'string' || w.key === '') return 'key must be a non-empty string';
     if (typeof w.admittedAt !== 'number' || !Number.isFinite(w.admittedAt)) return 'admittedAt must be a number';
     if (w.item !== undefined && (typeof w.item !== 'object' || w.item === null)) return 'item must be an object';
+    if (w.replicas !== undefined && (!Number.isSafeInteger(w.replicas) || w.replicas < 0)) return 'replicas must be a whole number';
   }
   return body as AdmittedWrite[];
 }

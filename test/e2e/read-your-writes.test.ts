@@ -107,4 +107,25 @@ describe('WorkloadSpread', () => {
     expect(subsets.filter((s) => s === 'rest')).toHaveLength(3);
     await env.kube.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ryw-spread', namespace: env.ns } }, { propagationPolicy: 'Background' });
   });
+
+  it('a Deployment scaled through its scale subresource (kubectl scale, an HPA): a percentage subset counts the new replicas at once', async () => {
+    await env.kube.create({ ...WS, metadata: { name: 'ryw-scaled', namespace: env.ns }, spec: {
+      targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'ryw-scaled' },
+      subsets: [{ name: 'half', maxReplicas: '50%' }, { name: 'rest' }],
+    } });
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ryw-scaled', namespace: env.ns } };
+    await env.kube.create({ ...deployment, spec: {
+      replicas: 0, selector: { matchLabels: { app: 'ryw-scaled' } },
+      template: { metadata: { labels: { app: 'ryw-scaled' } }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } },
+    } });
+    // Only the scale subresource changes: the Deployment object itself is never updated by us.
+    await env.kube.patch(deployment, { spec: { replicas: 4 } }, 'merge', 'scale');
+    const subsets = await eventually('4 pods', async () => {
+      const pods = (await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: 'app=ryw-scaled' })).items;
+      return pods.length === 4 ? pods.map((p) => (JSON.parse(p.metadata.annotations?.['apps.kruise.io/matched-workloadspread'] ?? '{}') as { subset?: string }).subset) : undefined;
+    }, 60_000);
+    expect(subsets.filter((x) => x === 'half')).toHaveLength(2);
+    expect(subsets.filter((x) => x === 'rest')).toHaveLength(2);
+    await env.kube.delete(deployment, { propagationPolicy: 'Background' });
+  });
 });
