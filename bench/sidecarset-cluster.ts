@@ -57,6 +57,12 @@ function sidecar(set: string, role: string, v: number, opts: { share: boolean; t
   } as SidecarContainer;
 }
 
+/** An init sidecar: no probes, which the API server refuses on init containers (the apiserver scenario creates these pods). */
+function initSidecar(set: string, v: number): SidecarContainer {
+  const { readinessProbe: _probe, ...container } = sidecar(set, 'init', v, { share: false, transfer: false, after: false });
+  return { ...container, args: ['--prepare'] } as SidecarContainer;
+}
+
 /** A set with 1–3 containers, sometimes an init container, its volumes and options varied by `v`. */
 function sidecarSet(name: string, v: number, placement: Partial<Spec>): SidecarSet {
   const containers = Array.from({ length: 1 + (v % 3) }, (_, i) =>
@@ -65,7 +71,7 @@ function sidecarSet(name: string, v: number, placement: Partial<Spec>): SidecarS
   const spec = {
     ...placement,
     containers,
-    ...(v % 5 === 0 ? { initContainers: [{ ...sidecar(name, 'init', v, { share: false, transfer: false, after: false }), args: ['--prepare'] }] } : {}),
+    ...(v % 5 === 0 ? { initContainers: [initSidecar(name, v)] } : {}),
     volumes: [
       { name: `${name}-config`, configMap: { name: `${name}-config` } },
       { name: 'sidecar-ca', secret: { secretName: 'sidecar-ca-bundle' } },

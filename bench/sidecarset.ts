@@ -41,9 +41,9 @@ const NODE_TARGET = join(REPO_ROOT, 'bench', 'sidecarset-node-target.ts');
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 
-type Target = { exchange: Exchange; serverPids: number[] };
+export type Target = { exchange: Exchange; serverPids: number[] };
 /** A platform serving the echo and the production app, the latter holding the bench cluster's state. */
-type Platform = { name: string; echo: Target; real: Target; sizedEcho(answerBytes: number): Exchange; close(): Promise<void> };
+export type Platform = { name: string; echo: Target; real: Target; sizedEcho(answerBytes: number): Exchange; close(): Promise<void> };
 /** `sized`: the echo answering with `answerBytes`; `sizedRatio`: it against the echo, `realVsSized`: real against it. */
 export type MatchedResult = PlatformResult & { matched: MatchCount; answerBytes: number; sized: Figures; sizedRatio: Ratios; realVsSized: Ratios };
 
@@ -52,7 +52,7 @@ export type MatchedResult = PlatformResult & { matched: MatchCount; answerBytes:
  * feature's four from the bench cluster, the others empty (no WorkloadSpreads, PUBs, …), so the
  * other pod handlers run as they would in such a cluster instead of skipping for missing state.
  */
-async function pushCluster(cluster: BenchCluster, edge: EdgeTarget): Promise<void> {
+export async function pushCluster(cluster: BenchCluster, edge: EdgeTarget): Promise<void> {
   const t0 = performance.now();
   const specs = stateCollections(FEATURES);
   const missing = sidecarSetCollections.filter((c) => !specs.some((s) => s.name === c.name));
@@ -129,11 +129,11 @@ async function verify(p: Platform, reviews: Reviews, k: MatchCount, cluster: Ben
   return Buffer.byteLength(text);
 }
 
-type Paths = Record<'echo' | 'sized' | 'real', { send: Send; pids: number[] }>;
-type Prepared = { k: MatchCount; answerBytes: number; paths: Paths };
+export type Paths = Record<'echo' | 'sized' | 'real', { send: Send; pids: number[] }>;
+export type Prepared = { k: MatchCount; answerBytes: number; paths: Paths };
 
 /** The three paths for `k` matching, each checked once (the real answer in full). */
-async function prepare(p: Platform, k: MatchCount, cluster: BenchCluster): Promise<Prepared> {
+export async function prepare(p: Platform, k: MatchCount, cluster: BenchCluster): Promise<Prepared> {
   const reviews = matchedPodReviews(k, DISTINCT_REVIEWS);
   const answerBytes = await verify(p, reviews, k, cluster);
   const sizedExchange = p.sizedEcho(answerBytes);

@@ -11,6 +11,7 @@ import { runtimeScenario } from './runtime.js';
 import { sidecarSetScenario } from './sidecarset.js';
 import { workloadSpreadScenario } from './workloadspread.js';
 import { pubScenario } from './pub.js';
+import { apiserverScenario } from './apiserver.js';
 
 export type Scenario = {
   summary: string;
@@ -23,6 +24,7 @@ const SCENARIOS: Record<string, Scenario> = {
   sidecarset: sidecarSetScenario,
   workloadspread: workloadSpreadScenario,
   pub: pubScenario,
+  apiserver: apiserverScenario,
 };
 
 /** Last resort if something hangs: a scenario should finish in about two minutes. */

@@ -326,6 +326,32 @@ describe('admit: state needs', () => {
     expect(response.status).toMatchObject({ code: 503, reason: 'ServiceUnavailable', status: 'Failure', message: expect.stringMatching(message) });
   });
 
+  it('asks for every matching handler\'s needs in one tick, before the first handler runs', async () => {
+    const ticks: string[][] = [];
+    let open: string[] | undefined;
+    const state: ClusterState = {
+      collection: async <T,>(name: string) => {
+        if (!open) {
+          ticks.push((open = []));
+          queueMicrotask(() => (open = undefined));
+        }
+        open.push(name);
+        return snap(0) as Snapshot<T>;
+      },
+    };
+    const seen: string[][] = [];
+    const first = handler('sidecarset', () => {
+      seen.push(ticks.flat());
+      return allow();
+    }, { needs: needs('deny', ['sets', 'namespaces']) });
+    const second = handler('pub', () => allow(), { needs: needs('deny', ['pubs', 'sets']) });
+    const unmatched = handler('other', () => allow(), { match: { resource: 'nodes' }, needs: needs('deny', ['nodes']) });
+    const { response } = await run(endpoint('mutating', [first, second, unmatched]), reviewBody(), { state });
+    expect(response.allowed).toBe(true);
+    expect(ticks).toEqual([['sets', 'namespaces', 'pubs']]);
+    expect(seen).toEqual([['sets', 'namespaces', 'pubs']]);
+  });
+
   it('handlers see the cluster\'s ledgers through the state they are given', async () => {
     const ledgers = { apply: async <R,>() => 'granted' as R };
     const h = vi.fn<AdmissionHandler<Pod>>(async (_req, s) => deny(429, String(await s.ledgers?.apply({ kind: 'B', namespace: 'default', name: 'b' }, 'take', {}))));

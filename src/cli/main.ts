@@ -46,6 +46,9 @@ our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations call
                                   only call endpoint PATH for namespaces labelled KEY=VALUE (repeatable)
   --object-selector PATH=KEY=VALUE
                                   only call endpoint PATH for objects labelled KEY=VALUE (repeatable)
+  --endpoint-url PATH=URL         serve endpoint PATH from URL instead (same cluster id and secret;
+                                    publicly trusted), e.g. validate-delete on the Lambda webhook
+                                    to decide Cascading CRD deletions from live LISTs (repeatable)
   --apply                         apply to the cluster instead of printing
   --kubeconfig FILE               default: $KUBECONFIG, then ~/.kube/config
 
@@ -76,6 +79,7 @@ const OPTIONS = {
   'ca-bundle': { type: 'string' },
   namespace: { type: 'string' },
   'failure-policy': { type: 'string', multiple: true },
+  'endpoint-url': { type: 'string', multiple: true },
   'namespace-selector': { type: 'string', multiple: true },
   'object-selector': { type: 'string', multiple: true },
   apply: { type: 'boolean' },
@@ -170,7 +174,7 @@ async function reconcileCommand(v: Values): Promise<number> {
 }
 
 async function uninstall(v: Values): Promise<void> {
-  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'namespace-selector', 'object-selector', 'apply'] as const) {
+  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply'] as const) {
     if (v[o] !== undefined) throw new UsageError(`--${o} is an install option`);
   }
   const purgeCrds = v['purge-crds'] ? (readCrdManifests(crdDir())) : [];
@@ -198,6 +202,11 @@ function overrides(v: Values, paths: string[]): Record<string, WebhookOverride> 
     const policy = arg.slice(eq + 1);
     if (policy !== 'Fail' && policy !== 'Ignore') throw new UsageError(`--failure-policy "${arg}": expected [PATH=]Fail or [PATH=]Ignore`);
     for (const path of eq < 0 ? paths : [arg.slice(0, eq)]) at(path, '--failure-policy').failurePolicy = policy as FailurePolicy;
+  }
+  for (const arg of v['endpoint-url'] ?? []) {
+    const eq = arg.indexOf('=');
+    if (eq < 1) throw new UsageError(`--endpoint-url "${arg}": expected PATH=URL`);
+    at(arg.slice(0, eq), '--endpoint-url').baseUrl = arg.slice(eq + 1);
   }
   for (const field of ['namespace-selector', 'object-selector'] as const) {
     const key = field === 'namespace-selector' ? 'namespaceSelector' : 'objectSelector';

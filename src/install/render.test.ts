@@ -164,6 +164,10 @@ describe('renderClusterSide', () => {
     ['timeout override', { overrides: { 'mutate-pod': { timeoutSeconds: 10 } } }, (h) => h.timeoutSeconds, 10],
     ['override of another endpoint leaves this one', { overrides: { 'validate-pod': { failurePolicy: 'Ignore' } } }, (h) => h.failurePolicy, 'Fail'],
     ['sideEffects from the endpoint', { endpoints: [endpoint('m', 'mutating', { sideEffects: 'None' })] }, (h) => h.sideEffects, 'None'],
+    ['served elsewhere: its URL, same cluster and secret, without the edge\'s CA', { caBundle: PEM, overrides: { 'mutate-pod': { baseUrl: 'https://abc.lambda-url.us-east-1.on.aws' } } },
+      (h) => h.clientConfig, { url: expect.stringMatching(/^https:\/\/abc\.lambda-url\.us-east-1\.on\.aws\/clusters\/[^/]+\/[^/]+\/mutate-pod$/) }],
+    ['served elsewhere with its own CA', { overrides: { 'mutate-pod': { baseUrl: 'https://hooks.internal', caBundle: PEM } } },
+      (h) => (h.clientConfig as { caBundle?: string }).caBundle, btoa(PEM)],
   ])('%s', (_n, extra, pick, want) => {
     expect(pick(hook(render(extra)))).toEqual(want);
   });

@@ -38,6 +38,13 @@ export type WebhookOverride = {
   timeoutSeconds?: number;
   namespaceSelector?: LabelSelector;
   objectSelector?: LabelSelector;
+  /**
+   * Serve this endpoint elsewhere, under the same cluster id and secret: e.g. `validate-delete` on
+   * the Lambda webhook, which reads the cluster live, so a Cascading CRD's deletion is decided
+   * exactly. Its own CA, if any: the edge's `caBundle` is not applied to it.
+   */
+  baseUrl?: string;
+  caBundle?: string;
 };
 
 export type RenderOptions = {
@@ -174,7 +181,8 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
   if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > 30) {
     throw new InstallOptionError(`endpoint "${e.path}": timeoutSeconds must be a whole number from 1 to 30, got ${timeoutSeconds}`);
   }
-  const caBundle = opts.caBundle === undefined ? undefined : caBundleField(opts.caBundle);
+  const ca = o.baseUrl === undefined ? opts.caBundle : o.caBundle;
+  const caBundle = ca === undefined ? undefined : caBundleField(ca);
   const namespaces: LabelSelector = e.installNamespaceOnly
     ? { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [namespace] }] }
     : {
@@ -192,7 +200,7 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
   const objectSelector = mergeSelectors([e.objectSelector, o.objectSelector]);
   return {
     name: e.name,
-    clientConfig: { url: webhookUrl(opts.baseUrl, opts.clusterId, opts.secret, e.path), ...(caBundle ? { caBundle } : {}) },
+    clientConfig: { url: webhookUrl(o.baseUrl ?? opts.baseUrl, opts.clusterId, opts.secret, e.path), ...(caBundle ? { caBundle } : {}) },
     rules: structuredClone(e.rules),
     failurePolicy: o.failurePolicy ?? e.failurePolicy,
     sideEffects: e.sideEffects,

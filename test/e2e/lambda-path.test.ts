@@ -156,9 +156,11 @@ describe('Deletion protection on the Lambda webhook', () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    // As `install --endpoint-url validate-delete=<function URL>` renders it (here a second configuration).
     const rendered = renderClusterSide({
-      baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, clusterId: env.clusterId, secret, caBundle: caPem(), crds: [],
+      baseUrl: env.worker.url, clusterId: env.clusterId, secret, crds: [],
       endpoints: webhookEndpoints([deletionProtectionFeature]).filter((e) => e.path === 'validate-delete'),
+      overrides: { 'validate-delete': { baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, caBundle: caPem() } },
     });
     const validating = rendered.find((o) => o.kind === 'ValidatingWebhookConfiguration')!;
     await env.kube.create({ ...validating, metadata: { name: CONFIG } });
@@ -181,5 +183,19 @@ describe('Deletion protection on the Lambda webhook', () => {
     await env.kube.delete(pod, { gracePeriodSeconds: 0 });
     await env.kube.delete(namespace);
     ns = '';
+  });
+
+  it('a CRD created Cascading, then a custom resource: its deletion refused at once, allowed once none lives', async () => {
+    const group = `gizmos.${Math.random().toString(36).slice(2, 8)}.lp-e2e.example.com`;
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `gizmos.${group}`, labels: { 'policy.kruise.io/delete-protection': 'Cascading' } },
+      spec: { group, scope: 'Namespaced', names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } };
+    await env.kube.create(crd);
+    const cr = { apiVersion: `${group}/v1`, kind: 'Gizmo', metadata: { name: 'g', namespace: env.ns } };
+    await eventually('the Gizmo CRD served', () => env.kube.create(cr), 30_000, 50);
+    const refusal = await env.kube.delete(crd).then(() => 'deleted', (e: unknown) => (e instanceof KubeApiError ? `${e.status} ${(e.body as { message?: string }).message}` : String(e)));
+    expect(refusal).toBe('403 admission webhook "vdelete.kruise-serverless.io" denied the request: forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading and active CRs 1>0');
+    await env.kube.delete(cr);
+    await env.kube.delete(crd);
   });
 });
