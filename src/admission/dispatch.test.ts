@@ -42,8 +42,8 @@ function reviewBody(req: Record<string, unknown> = {}, apiVersion = 'admission.k
   });
 }
 
-function handler(feature: string, handle: AdmissionHandler<Pod>, extra: { match?: HandlerMatch; needs?: StateNeeds } = {}): RegisteredHandler {
-  return { feature, match: extra.match ?? { resource: 'pods' }, handle: handle as AdmissionHandler, ...(extra.needs ? { needs: extra.needs } : {}) };
+function handler(feature: string, handle: AdmissionHandler<Pod>, extra: { match?: HandlerMatch; needs?: StateNeeds; reads?: string[] } = {}): RegisteredHandler {
+  return { feature, match: extra.match ?? { resource: 'pods' }, handle: handle as AdmissionHandler, ...(extra.needs ? { needs: extra.needs } : {}), ...(extra.reads ? { reads: extra.reads } : {}) };
 }
 
 function endpoint(type: 'mutating' | 'validating', handlers: RegisteredHandler[], failurePolicy: 'Fail' | 'Ignore' = 'Fail'): WebhookEndpoint {
@@ -326,7 +326,7 @@ describe('admit: state needs', () => {
     expect(response.status).toMatchObject({ code: 503, reason: 'ServiceUnavailable', status: 'Failure', message: expect.stringMatching(message) });
   });
 
-  it('asks for every matching handler\'s needs in one tick, before the first handler runs', async () => {
+  it('asks for every matching handler\'s needs and reads in one tick, before the first handler runs', async () => {
     const ticks: string[][] = [];
     let open: string[] | undefined;
     const state: ClusterState = {
@@ -344,12 +344,12 @@ describe('admit: state needs', () => {
       seen.push(ticks.flat());
       return allow();
     }, { needs: needs('deny', ['sets', 'namespaces']) });
-    const second = handler('pub', () => allow(), { needs: needs('deny', ['pubs', 'sets']) });
-    const unmatched = handler('other', () => allow(), { match: { resource: 'nodes' }, needs: needs('deny', ['nodes']) });
+    const second = handler('pub', () => allow(), { needs: needs('deny', ['pubs', 'sets']), reads: ['config', 'spreads'] });
+    const unmatched = handler('other', () => allow(), { match: { resource: 'nodes' }, needs: needs('deny', ['nodes']), reads: ['node-config'] });
     const { response } = await run(endpoint('mutating', [first, second, unmatched]), reviewBody(), { state });
     expect(response.allowed).toBe(true);
-    expect(ticks).toEqual([['sets', 'namespaces', 'pubs']]);
-    expect(seen).toEqual([['sets', 'namespaces', 'pubs']]);
+    expect(ticks).toEqual([['sets', 'namespaces', 'pubs', 'config', 'spreads']]);
+    expect(seen).toEqual([['sets', 'namespaces', 'pubs', 'config', 'spreads']]);
   });
 
   it('handlers see the cluster\'s ledgers through the state they are given', async () => {

@@ -117,11 +117,11 @@ async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: Ad
   deepFreeze(input);
   const deadline = Date.now() + opts.budgetMs;
   const state = memoized(opts.state);
-  // Each handler's declared needs are read before it runs anyway. Asking for all of them now, in
-  // one tick, lets a holder that answers per call (the Worker's cluster object: one round trip,
-  // about 0.2 ms of CPU, per call) answer them together instead of once per handler. A failed
-  // read surfaces where its handler's gate awaits it.
-  for (const name of new Set(handlers.flatMap((h) => h.needs?.collections ?? []))) void state.collection(name).catch(() => undefined);
+  // Each handler's declared needs (and what it says it reads) are read before long anyway. Asking
+  // for all of them now, in one tick, lets a holder that answers per call (the Worker's cluster
+  // object: one round trip, about 0.2 ms of CPU, per call) answer them together instead of once
+  // per handler. A failed read surfaces where its handler's gate (or the handler) awaits it.
+  for (const name of new Set(handlers.flatMap((h) => [...(h.needs?.collections ?? []), ...(h.reads ?? [])]))) void state.collection(name).catch(() => undefined);
   const ctx = { now: opts.now };
   const mutating = endpoint.type === 'mutating' && isObject(input.object);
   const baseline = input.object;

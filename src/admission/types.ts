@@ -143,6 +143,11 @@ export type RegisteredHandler = {
   match: HandlerMatch;
   handle: AdmissionHandler;
   needs?: StateNeeds;
+  /**
+   * Collections the handler reads by itself when it gets that far, beyond its gated `needs`: asked
+   * for together with every handler's needs, so a holder answering per call answers them at once.
+   */
+  reads?: string[];
 };
 
 /** One registration in a Mutating/ValidatingWebhookConfiguration (admissionregistration/v1 rule). */

@@ -4,7 +4,7 @@
 // the reconciler is exported from ./controller/reconciler.ts for src/reconcile/all.ts.
 import type { AdmissionHandler, RegisteredHandler, StateNeeds } from '../admission/types.js';
 import type { Feature } from '../registry.js';
-import { workloadSpreadCollections } from './collections.js';
+import { KRUISE_CONFIGURATION_COLLECTION, WORKLOADSPREADS_COLLECTION, workloadSpreadCollections } from './collections.js';
 import { workloadSpreadLedgerKind } from './ledger.js';
 import { WS_API_VERSION, WS_KIND } from './types.js';
 import { makePlacePodHandler, makeRecordDeletionHandler, makeRecordEvictionHandler, type WorkloadSpreadWebhookOptions } from './webhook.js';
@@ -23,7 +23,13 @@ export function workloadSpreadWebhookHandlers(opts: WorkloadSpreadWebhookOptions
   return [
     {
       endpoint: 'mutate-pod',
-      handler: { match: { group: '', kind: 'Pod', resource: 'pods', subResource: '', operations: ['CREATE'] }, handle: makePlacePodHandler(opts) as AdmissionHandler, needs: POD_NEEDS },
+      handler: {
+        match: { group: '', kind: 'Pod', resource: 'pods', subResource: '', operations: ['CREATE'] },
+        handle: makePlacePodHandler(opts) as AdmissionHandler,
+        needs: POD_NEEDS,
+        // Read one after the other by the handler; asked for with the other handlers' state at once.
+        reads: [KRUISE_CONFIGURATION_COLLECTION, WORKLOADSPREADS_COLLECTION],
+      },
     },
     {
       endpoint: 'validate-pod',
