@@ -2,7 +2,7 @@
 // dry-run, 1 or 8 in flight), with no webhook configuration registered and with all of ours, in
 // rounds that alternate which goes first and rotate the cells; persisted pods are deleted after
 // each phase (with no webhook registered) and the cluster's state pushed again after each round.
-import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
+import { pushCollections, type EdgeTarget } from '../src/edge-state/push.js';
 import type { KubeHttp, KubeObject } from '../src/kube/http.js';
 import { stateCollections } from '../src/registry.js';
 import { applyClusterSide, uninstallClusterSide } from '../src/install/apply.js';

@@ -3,13 +3,14 @@
 // JSON.stringify of an allowed answer). Rounds alternate so machine noise and GC hit both paths.
 // Each call's process CPU time is kept beside its wall time: on a shared machine a sub-millisecond
 // call is often preempted for several, which inflates wall p99 without saying anything about the code.
-import { newSecret, sha256Hex } from '../src/admission/auth.js';
-import { registryFromJson } from '../src/admission/file-registry.js';
-import type { Lister } from '../src/admission/live-state.js';
-import { MemoryStateStore } from '../src/admission/memory-store.js';
-import { pushCollections } from '../src/admission/push.js';
+import { newSecret, sha256Hex } from '../src/edge-state/auth.js';
+import { registryFromJson } from '../src/edge-state/file-registry.js';
+import type { Lister } from '../src/edge-state/live-state.js';
+import { MemoryStateStore } from '../src/edge-state/memory-store.js';
+import { pushCollections } from '../src/edge-state/push.js';
 import { parseReview } from '../src/admission/review.js';
-import type { AdmissionInput, CollectionSpec } from '../src/admission/types.js';
+import type { AdmissionInput } from '../src/admission/types.js';
+import type { CollectionSpec } from '../src/edge-state/contracts.js';
 import { buildApp } from '../src/app.js';
 
 export const IN_PROCESS_CLUSTER = 'bench-handler';

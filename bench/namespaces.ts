@@ -1,8 +1,8 @@
 // The cluster state the real path reads: a namespaces collection of a mid-sized cluster, pushed
 // through the sync API exactly as a reconciler would (Node: into a MemoryStateStore; Worker:
 // into the cluster's Durable Object).
-import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
-import type { Lister } from '../src/admission/live-state.js';
+import { pushCollections, type EdgeTarget } from '../src/edge-state/push.js';
+import type { Lister } from '../src/edge-state/live-state.js';
 import { NAMESPACES } from '../test/e2e/fixtures/stamp-feature.js';
 import { BENCH_NAMESPACE } from './pod-review.js';
 

@@ -2,7 +2,7 @@
 // more PUBs of 10 pods each, every pod stamped `kruise.io/related-pub` and Ready; a Lister over it
 // for pushes, the ledger resyncs the controller would apply, and eviction AdmissionReviews
 // (pods/eviction CREATE, as the API server sends them to `validate-pod`).
-import type { Lister } from '../src/admission/live-state.js';
+import type { Lister } from '../src/edge-state/live-state.js';
 import type { PubResyncRequest } from '../src/pub/index.js';
 
 export const PUB_NAMESPACE = 'payments';

@@ -1,8 +1,8 @@
 // The pub scenario's in-process part (bench/in-process.ts): the eviction check
 // (checkPodDisruptionHandler) called directly, its state pushed into a MemoryStateStore and its
 // ledgers in MemoryLedgers (the Node platform's authority). Budgets are resynced before each round.
-import { MemoryLedgers } from '../src/admission/ledger.js';
-import type { ClusterState } from '../src/admission/types.js';
+import { MemoryLedgers } from '../src/edge-state/ledger.js';
+import type { ClusterState } from '../src/edge-state/contracts.js';
 import { pubLedgerKind, pubLedgerRef } from '../src/pub/index.js';
 import { pubCollections } from '../src/pub/collections.js';
 import { checkPodDisruptionHandler } from '../src/pub/disruption-webhook.js';

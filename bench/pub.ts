@@ -6,8 +6,8 @@
 // refuses the rest. Two views against an echo baseline measured in the same run in alternating
 // rounds: the check in-process (MemoryLedgers), and admissions over HTTPS on the production Worker
 // under Miniflare, 8 and 32 in flight. Then a storm: 200 evictions at once on the hot PUB.
-import { applyLedger } from '../src/admission/ledger-client.js';
-import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
+import { applyLedger } from '../src/edge-state/ledger-client.js';
+import { pushCollections, type EdgeTarget } from '../src/edge-state/push.js';
 import { pubLedgerRef } from '../src/pub/index.js';
 import { FEATURES, stateCollections } from '../src/registry.js';
 import { overHttps, startMiniflarePair, withServingCert, type Exchange, type Tls } from './https-target.js';

@@ -3,9 +3,9 @@
 // through the sync API into a MemoryStateStore (instead of live reads).
 import type { Hono } from 'hono';
 import { buildApp } from '../src/app.js';
-import { newSecret, sha256Hex } from '../src/admission/auth.js';
-import { registryFromJson } from '../src/admission/file-registry.js';
-import { MemoryStateStore } from '../src/admission/memory-store.js';
+import { newSecret, sha256Hex } from '../src/edge-state/auth.js';
+import { registryFromJson } from '../src/edge-state/file-registry.js';
+import { MemoryStateStore } from '../src/edge-state/memory-store.js';
 import type { WebhookEndpoint } from '../src/admission/types.js';
 import { webhookEndpoints } from '../src/registry.js';
 import { stampFeature } from '../test/e2e/fixtures/stamp-feature.js';

@@ -3,7 +3,7 @@
 // pod matched by <k> SidecarSets is admitted <n> times per round, three rounds (the first warms the
 // JIT). Usage: node --cpu-prof --cpu-prof-dir=<dir> --import tsx bench/sidecarset-app-loop.ts [k] [n]
 import './offline-env.js';
-import { pushCollections } from '../src/admission/push.js';
+import { pushCollections } from '../src/edge-state/push.js';
 import { FEATURES, stateCollections, webhookEndpoints } from '../src/registry.js';
 import { buildStoredApp } from './real-app.js';
 import { buildBenchCluster, matchedPodReviews, MATCH_COUNTS, type MatchCount } from './sidecarset-cluster.js';

@@ -4,7 +4,7 @@
 // depending on one label. The other 900 are bound to other namespaces (never candidates), bound
 // to "payments" with other selectors, or cluster-wide with selectors, namespace selectors or a
 // paused strategy that reject the pod, so the index and the matcher both do real work.
-import type { Lister } from '../src/admission/live-state.js';
+import type { Lister } from '../src/edge-state/live-state.js';
 import { controllerRevisionName, hashControllerRevision, revisionData, revisionDataJson } from '../src/sidecarset/controller/revisions.js';
 import { defaultSidecarSet, withHashAnnotations } from '../src/sidecarset/defaults.js';
 import {

@@ -9,7 +9,7 @@
 // it costs.
 import { join } from 'node:path';
 import jsonpatch, { type Operation } from 'fast-json-patch';
-import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
+import { pushCollections, type EdgeTarget } from '../src/edge-state/push.js';
 import { FEATURES, stateCollections } from '../src/registry.js';
 import { sidecarSetCollections } from '../src/sidecarset/collections.js';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { WebSocket } from 'undici';
 import { stop as stopEsbuild } from 'esbuild';
-import { newSecret } from '../src/admission/auth.js';
+import { newSecret } from '../src/edge-state/auth.js';
 import { bundleWorker, COMPATIBILITY_DATE } from '../scripts/local-worker.js';
 import { cpuMsOf, descendants } from './cpu.js';
 import { fetchVia, overHttps, trustingAgent, withServingCert } from './https-target.js';

@@ -4,7 +4,7 @@
 // 10 / 30 / rest WorkloadSpread to check a concurrent burst is split exactly. Pod reviews are the
 // runtime scenario's 10 KB pod, unnamed and owned by the ReplicaSet, as the ReplicaSet controller
 // sends them.
-import type { Lister } from '../src/admission/types.js';
+import type { Lister } from '../src/edge-state/contracts.js';
 import { podAdmissionReview } from './pod-review.js';
 
 export const WS_NAMESPACE = 'shop';

@@ -2,8 +2,8 @@
 // called directly, its state pushed into a MemoryStateStore and its ledgers in MemoryLedgers (the
 // Node platform's authority). Each round uses a fresh hot WorkloadSpread.
 import type { V1Pod } from '@kubernetes/client-node';
-import { MemoryLedgers } from '../src/admission/ledger.js';
-import type { ClusterState } from '../src/admission/types.js';
+import { MemoryLedgers } from '../src/edge-state/ledger.js';
+import type { ClusterState } from '../src/edge-state/contracts.js';
 import { workloadSpreadCollections, workloadSpreadLedgerKind } from '../src/workloadspread/index.js';
 import { makePlacePodHandler } from '../src/workloadspread/webhook.js';
 import { alternateRounds, echoReview, handlerRatio, parsedInput, pushedStore, summarize, timed, warmUp, type InProcessFigures, type InProcessPaths } from './in-process.js';

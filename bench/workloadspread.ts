@@ -6,8 +6,8 @@
 // 32 in flight. Each measured round uses a fresh WorkloadSpread (a burst as a scale-up makes it)
 // and is checked afterwards: the ledger holds exactly one entry per admission answered. A burst
 // of 100 concurrent admissions against 10 / 30 / rest must split exactly.
-import { applyLedger } from '../src/admission/ledger-client.js';
-import { pushCollections, type EdgeTarget } from '../src/admission/push.js';
+import { applyLedger } from '../src/edge-state/ledger-client.js';
+import { pushCollections, type EdgeTarget } from '../src/edge-state/push.js';
 import { FEATURES, stateCollections } from '../src/registry.js';
 import { WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from '../src/workloadspread/index.js';
 import { overHttps, startMiniflarePair, withServingCert, type Exchange, type Tls } from './https-target.js';

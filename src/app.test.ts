@@ -1,8 +1,9 @@
 // Change events: the app publishes one for each admitted, non-dry-run change to a reconciled kind.
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
-import { sha256Hex } from './admission/auth.js';
-import { allow, deny, type ChangeEvent, type WebhookEndpoint } from './admission/types.js';
+import { sha256Hex } from './edge-state/auth.js';
+import { allow, deny, type WebhookEndpoint } from './admission/types.js';
+import { type ChangeEvent } from './edge-state/contracts.js';
 
 const endpoint = (verdict: 'allow' | 'deny'): WebhookEndpoint => ({
   path: 'validate-kruise', type: 'validating', name: 'v.test', rules: [], failurePolicy: 'Fail', timeoutSeconds: 5, sideEffects: 'None',

@@ -24,14 +24,15 @@ import {
   type ClusterCredentials,
   type ClusterRegistry,
   type Hasher,
-} from './admission/auth.js';
-import { COLLECTION_NAME, parseSyncPayload } from './admission/sync.js';
-import type { LedgerKind, Ledgers } from './admission/ledger.js';
-import { withLedgerMirror } from './admission/ledger-mirror.js';
-import { MAX_LEDGER_BODY_BYTES, answerLedgerOp, parseLedgerBody, parseLedgerParams } from './admission/ledger-http.js';
-import type { StateStore } from './admission/state-store.js';
+} from './edge-state/auth.js';
+import { COLLECTION_NAME, parseSyncPayload } from './edge-state/sync.js';
+import type { LedgerKind, Ledgers } from './edge-state/ledger.js';
+import { withLedgerMirror } from './edge-state/ledger-mirror.js';
+import { MAX_LEDGER_BODY_BYTES, answerLedgerOp, parseLedgerBody, parseLedgerParams } from './edge-state/ledger-http.js';
+import type { StateStore } from './edge-state/state-store.js';
 import type { Admitted } from './admission/dispatch.js';
-import type { ChangeEvent, ChangeSink, ClusterState, CollectionSpec, Explainer, RelatedObjects, WebhookEndpoint } from './admission/types.js';
+import type { ChangeEvent, ChangeSink, ClusterState, CollectionSpec, RelatedObjects } from './edge-state/contracts.js';
+import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { admittedWrites, type AdmittedWrite } from './edge-state/admitted.js';
 import { withWriteThrough } from './edge-state/write-through.js';
 

@@ -3,33 +3,15 @@
 // the same endpoint: it is the order handlers run in (../shared/SEMANTICS.md §6: WorkloadSpread, then
 // SidecarSet, then PUB on pod CREATE).
 import { ENDPOINT_CATALOG } from './admission/endpoints.js';
-import type { LedgerKind } from './admission/ledger.js';
-import type { CollectionSpec, Explainer, RegisteredHandler, RelatedObjects, WebhookEndpoint } from './admission/types.js';
+import type { LedgerKind } from './edge-state/ledger.js';
+import type { Feature } from './edge-state/contracts.js';
+import type { CollectionSpec, RelatedObjects } from './edge-state/contracts.js';
+import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { resourceDistributionFeature } from './resourcedistribution/index.js';
 import { sidecarSetFeature } from './sidecarset/index.js';
 import { workloadSpreadFeature } from './workloadspread/index.js';
 import { pubFeature } from './pub/index.js';
 import { deletionProtectionFeature } from './deletion-protection/index.js';
-
-export type Feature = {
-  name: string;
-  handlers: { endpoint: string; handler: Omit<RegisteredHandler, 'feature'> }[];
-  collections?: CollectionSpec[];
-  /**
-   * Kinds ("apiVersion/Kind") whose admitted changes are published as change events, so their
-   * reconciler runs promptly (the reconcilers themselves live in src/reconcile/all.ts).
-   */
-  changeKinds?: string[];
-  /**
-   * Objects whose reconciler should run when a validating endpoint admits a request that concerns
-   * them (a pod stamped with a PUB → that PUB): published as change events like `changeKinds`.
-   */
-  relatedObjects?: RelatedObjects;
-  /** Served at /clusters/<id>/<secret>/explain/<name>. */
-  explainers?: Record<string, Explainer>;
-  /** Strongly consistent budgets this feature keeps at the edge (src/admission/ledger.ts). */
-  ledgerKinds?: LedgerKind[];
-};
 
 /**
  * The production feature list, in handler order: on pod CREATE WorkloadSpread, then SidecarSet,

@@ -7,9 +7,10 @@
 import { handle } from 'hono/aws-lambda';
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { FEATURES, changeKinds, ledgerKinds, relatedObjects, type Feature } from '../../src/registry.js';
+import { FEATURES, changeKinds, ledgerKinds, relatedObjects } from '../../src/registry.js';
+import { type Feature } from '../../src/edge-state/contracts.js';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { remoteLedgers } from '../../src/admission/ledger-client.js';
+import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import { edgeFromEnv, livePorts } from '../node/ports.js';
 import { EventBridgeSink } from '../../src/aws/change-events.js';
 

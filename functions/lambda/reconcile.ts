@@ -28,7 +28,7 @@ import { isSqsEvent, routeSqsRecords } from '../../src/aws/route-sqs.js';
 import { sqsRequeueQueue } from '../../src/aws/sqs-fetch.js';
 import { loadKubeConfig } from '../../src/kube/node-client.js';
 import type { Reconciler, RunReport, Scope } from '../../src/reconcile/types.js';
-import type { EdgeTarget } from '../../src/admission/push.js';
+import type { EdgeTarget } from '../../src/edge-state/push.js';
 import { edgeFromEnv } from '../node/ports.js';
 
 export type ReconcileDeps = {
@@ -273,12 +273,12 @@ export async function wireReconcileHandler(w: ReconcileWiring): Promise<Reconcil
   const { edge, kube, log } = w;
   const pushEdge = edge
     ? async () => {
-        const [{ pushCollections }, { stateCollections }] = await Promise.all([import('../../src/admission/push.js'), import('../../src/registry.js')]);
+        const [{ pushCollections }, { stateCollections }] = await Promise.all([import('../../src/edge-state/push.js'), import('../../src/registry.js')]);
         const k = await kube();
         return (await pushCollections(edge, (v, kind, o) => k.list(v, kind, o), stateCollections())).map((p) => `${p.collection}: ${p.mode} ${p.changed}/${p.items}`);
       }
     : undefined;
-  const ledgers = edge ? (await import('../../src/admission/ledger-client.js')).remoteLedgers(edge) : undefined;
+  const ledgers = edge ? (await import('../../src/edge-state/ledger-client.js')).remoteLedgers(edge) : undefined;
   if (!w.queue) log('KS_REQUEUE_QUEUE_URL is not set: wake-ups that runs ask for are not scheduled; the schedule alone converges');
   return makeReconcileHandler({
     reconcilers: reconcilers(),

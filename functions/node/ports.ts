@@ -3,14 +3,15 @@
 // entry passes its own: see server.ts and lambda/index.ts.
 import { createHash } from 'node:crypto';
 import type { AppPorts } from '../../src/app.js';
-import { registryFromJson } from '../../src/admission/file-registry.js';
-import type { Ledgers } from '../../src/admission/ledger.js';
-import { LiveClusterState } from '../../src/admission/live-state.js';
-import type { EdgeTarget } from '../../src/admission/push.js';
-import type { ClusterState } from '../../src/admission/types.js';
+import { registryFromJson } from '../../src/edge-state/file-registry.js';
+import type { Ledgers } from '../../src/edge-state/ledger.js';
+import { LiveClusterState } from '../../src/edge-state/live-state.js';
+import type { EdgeTarget } from '../../src/edge-state/push.js';
+import type { ClusterState } from '../../src/edge-state/contracts.js';
 import { KubeHttp } from '../../src/kube/http.js';
 import { loadKubeConfig } from '../../src/kube/node-client.js';
-import { featureExplainers, stateCollections, webhookEndpoints, type Feature } from '../../src/registry.js';
+import { featureExplainers, stateCollections, webhookEndpoints } from '../../src/registry.js';
+import { type Feature } from '../../src/edge-state/contracts.js';
 
 export type LivePortsConfig = {
   /** JSON array of ClusterCredentials. */

@@ -9,10 +9,11 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { serve, type ServerType } from '@hono/node-server';
 import { buildApp } from '../../src/app.js';
-import { MemoryLedgers } from '../../src/admission/ledger.js';
-import { remoteLedgers } from '../../src/admission/ledger-client.js';
-import type { EdgeTarget } from '../../src/admission/push.js';
-import { FEATURES, ledgerKinds, type Feature } from '../../src/registry.js';
+import { MemoryLedgers } from '../../src/edge-state/ledger.js';
+import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
+import type { EdgeTarget } from '../../src/edge-state/push.js';
+import { FEATURES, ledgerKinds } from '../../src/registry.js';
+import { type Feature } from '../../src/edge-state/contracts.js';
 import { edgeFromEnv, livePorts } from './ports.js';
 
 export type NodeServerOptions = {

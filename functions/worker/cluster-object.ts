@@ -2,8 +2,8 @@
 // A shell around the pure pieces (auth rotation, sync planning): load, decide, store. Requests
 // to one object are serialized, so a push's plan and write cannot interleave with another's.
 import { applyRotation, type CredentialRotation } from '../../src/app.js';
-import type { ClusterCredentials } from '../../src/admission/auth.js';
-import { parseSyncPayload, type CollectionMeta, type SyncItem } from '../../src/admission/sync.js';
+import type { ClusterCredentials } from '../../src/edge-state/auth.js';
+import { parseSyncPayload, type CollectionMeta, type SyncItem } from '../../src/edge-state/sync.js';
 import { HeldState } from '../../src/edge-state/held.js';
 import { parseAdmittedWrites, parseReadRequest, routeOf } from '../../src/edge-state/routes.js';
 import type { AdmittedWrite } from '../../src/edge-state/admitted.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { edgePorts } from './edge-ports.js';
 import { ClusterObject } from './cluster-object.js';
 import type { DurableObjectNamespace, DurableObjectStorage, Env } from './platform.js';
-import type { SyncPayload } from '../../src/admission/sync.js';
+import type { SyncPayload } from '../../src/edge-state/sync.js';
 import { ADMITTED_GRACE_MS } from '../../src/edge-state/admitted.js';
 
 /** Durable Object storage in memory, with the storage API's 128-key limit enforced. */

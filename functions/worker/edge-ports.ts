@@ -4,12 +4,13 @@
 // travel (src/edge-state/stamped-reads.ts). Ledgers are never cached: every operation goes to
 // the ledger's object, which is the whole point of having one.
 import type { AppPorts, ClusterAdmin, CredentialRotation } from '../../src/app.js';
-import { sha256Hex, type ClusterCredentials, type ClusterRegistry } from '../../src/admission/auth.js';
-import type { StateStore } from '../../src/admission/state-store.js';
-import { ledgerKey, ledgerReducer, type LedgerKind, type LedgerRef, type Ledgers } from '../../src/admission/ledger.js';
-import { ledgerBody, ledgerPath, readLedgerAnswer } from '../../src/admission/ledger-http.js';
-import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/admission/sync.js';
-import type { ClusterState, CollectionSpec, RelatedObjects, Snapshot, WebhookEndpoint } from '../../src/admission/types.js';
+import { sha256Hex, type ClusterCredentials, type ClusterRegistry } from '../../src/edge-state/auth.js';
+import type { StateStore } from '../../src/edge-state/state-store.js';
+import { ledgerKey, ledgerReducer, type LedgerKind, type LedgerRef, type Ledgers } from '../../src/edge-state/ledger.js';
+import { ledgerBody, ledgerPath, readLedgerAnswer } from '../../src/edge-state/ledger-http.js';
+import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/edge-state/sync.js';
+import type { ClusterState, CollectionSpec, RelatedObjects, Snapshot } from '../../src/edge-state/contracts.js';
+import type { WebhookEndpoint } from '../../src/admission/types.js';
 import { CLUSTER_ROUTES, routePath, type ClusterRoute } from '../../src/edge-state/routes.js';
 import type { ReadAnswer } from '../../src/edge-state/held.js';
 import type { AdmittedWrite } from '../../src/edge-state/admitted.js';

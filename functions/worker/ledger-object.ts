@@ -1,10 +1,10 @@
-// One Durable Object per ledger (per budget): the serialized authority of src/admission/ledger.ts.
+// One Durable Object per ledger (per budget): the serialized authority of src/edge-state/ledger.ts.
 // A shell: load the state once, call the pure reducer, store `next`, answer. The platform delivers
 // one request at a time and, through input and output gates, keeps that true across the storage
 // awaits: no other request is delivered while a put runs, and the answer leaves only once the put
 // is durable (a failed put breaks the object, which restarts from what storage holds).
-import { ledgerKey, ledgerReducer, UnknownLedgerOpError, type LedgerKind, type LedgerReducer, type LedgerStep } from '../../src/admission/ledger.js';
-import { parseLedgerBody, parseLedgerParams, type LedgerErrorBody } from '../../src/admission/ledger-http.js';
+import { ledgerKey, ledgerReducer, UnknownLedgerOpError, type LedgerKind, type LedgerReducer, type LedgerStep } from '../../src/edge-state/ledger.js';
+import { parseLedgerBody, parseLedgerParams, type LedgerErrorBody } from '../../src/edge-state/ledger-http.js';
 import type { DurableObjectState } from './platform.js';
 
 const STATE = 'state';

@@ -3,7 +3,8 @@
 // Object classes beside it: ClusterObject, and makeLedgerObject(ledgerKinds(features)) as LedgerObject.
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { changeKinds, featureExplainers, ledgerKinds, relatedObjects, stateCollections, webhookEndpoints, type Feature } from '../../src/registry.js';
+import { changeKinds, featureExplainers, ledgerKinds, relatedObjects, stateCollections, webhookEndpoints } from '../../src/registry.js';
+import { type Feature } from '../../src/edge-state/contracts.js';
 import { edgePorts } from './edge-ports.js';
 import type { Env } from './platform.js';
 

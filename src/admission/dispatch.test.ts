@@ -4,18 +4,8 @@ import { admit, handlerMatches } from './dispatch.js';
 import type { PatchOperation } from './patch.js';
 import { admissionReview, type AdmissionReviewResponse } from './respond.js';
 import { MAX_REVIEW_BYTES } from './review.js';
-import {
-  allow,
-  deny,
-  type AdmissionHandler,
-  type AdmissionInput,
-  type ClusterState,
-  type HandlerMatch,
-  type RegisteredHandler,
-  type Snapshot,
-  type StateNeeds,
-  type WebhookEndpoint,
-} from './types.js';
+import { allow, deny, type AdmissionHandler, type AdmissionInput, type HandlerMatch, type RegisteredHandler, type StateNeeds, type WebhookEndpoint } from './types.js';
+import { type ClusterState, type Snapshot } from '../edge-state/contracts.js';
 
 type Pod = { metadata: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: unknown };
 

@@ -6,16 +6,8 @@ import { deepFreeze } from '../kube/frozen.js';
 import { jsonPatch } from './patch.js';
 import { admissionReview, type AdmissionReviewResponse, type Outcome } from './respond.js';
 import { parseReview, type ParsedReview } from './review.js';
-import type {
-  AdmissionInput,
-  ClusterState,
-  HandlerMatch,
-  RegisteredHandler,
-  Snapshot,
-  StateNeeds,
-  Verdict,
-  WebhookEndpoint,
-} from './types.js';
+import type { AdmissionInput, HandlerMatch, RegisteredHandler, StateNeeds, Verdict, WebhookEndpoint } from './types.js';
+import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
 
 export type AdmitOptions = {
   clusterId: string;

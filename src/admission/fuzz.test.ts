@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { admit } from './dispatch.js';
 import { MAX_REVIEW_BYTES } from './review.js';
-import { allow, deny, type ClusterState, type WebhookEndpoint } from './types.js';
+import { allow, deny, type WebhookEndpoint } from './types.js';
+import { type ClusterState } from '../edge-state/contracts.js';
 
 const SEED = 0x6b727569; // "krui"
 const CASES = 6_000;

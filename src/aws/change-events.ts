@@ -6,7 +6,7 @@ import { PutEventsCommand, type PutEventsCommandOutput } from '@aws-sdk/client-e
 import { PutEventsSink, type EventBridgeSinkConfig } from './change-sink.js';
 
 export * from './change-sink.js';
-export type { ChangeEvent } from '../admission/types.js';
+export type { ChangeEvent } from '../edge-state/contracts.js';
 
 /** The slice of EventBridgeClient the sink uses; the test stub implements the same shape. */
 export type EventBridgeSender = { send(command: PutEventsCommand): Promise<PutEventsCommandOutput> };

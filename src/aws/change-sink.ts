@@ -2,13 +2,13 @@
 // Node and Lambda (change-events.ts), a SigV4-signed fetch in the Worker (eventbridge-fetch.ts).
 // Web APIs only: the Worker imports this file.
 import type { PutEventsRequestEntry, PutEventsResultEntry } from '@aws-sdk/client-eventbridge';
-import type { ChangeEvent, ChangeSink } from '../admission/types.js';
+import type { ChangeEvent, ChangeSink } from '../edge-state/contracts.js';
 
 export const CHANGE_EVENT_SOURCE = 'kruise-serverless';
 export const CHANGE_EVENT_DETAIL_TYPE = 'ObjectChanged';
 
 // The event and the port are the admission runtime's (the Worker publishes them too).
-export type { ChangeEvent } from '../admission/types.js';
+export type { ChangeEvent } from '../edge-state/contracts.js';
 export type EventSink = ChangeSink;
 
 export class ChangeEventPublishError extends Error {

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { emptyPlan, type RunReport, type Scope } from '../reconcile/types.js';
 import {
-  coveredByResync, dedupeRequeues, delaySecondsFor, parseRequeueBody, requeueDelayMs, requeueFor, toQueuedMessage,
-  type Requeue, type RequeueBody,
+  coveredByResync,
+  dedupeRequeues,
+  delaySecondsFor,
+  parseRequeueBody,
+  requeueDelayMs,
+  requeueFor,
+  toQueuedMessage,
+  type Requeue,
+  type RequeueBody,
 } from './requeue.js';
 import { LEASE_RETRY_MS } from '../reconcile/lease.js';
 

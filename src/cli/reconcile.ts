@@ -11,9 +11,9 @@ import { runReconciler } from '../reconcile/runner.js';
 import { runLoop } from '../reconcile/loop.js';
 import { formatPlan } from '../reconcile/plan-format.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
-import { describePush, pushCollections, type EdgeTarget } from '../admission/push.js';
-import { remoteLedgers } from '../admission/ledger-client.js';
-import { fetchTrustingCa } from '../admission/ca-fetch.js';
+import { describePush, pushCollections, type EdgeTarget } from '../edge-state/push.js';
+import { remoteLedgers } from '../edge-state/ledger-client.js';
+import { fetchTrustingCa } from '../edge-state/ca-fetch.js';
 import { stateCollections } from '../registry.js';
 
 export type ReconcileOptions = {

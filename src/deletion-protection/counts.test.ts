@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Lister } from '../admission/live-state.js';
+import type { Lister } from '../edge-state/live-state.js';
 import { computeProtectionCounts } from './counts.js';
 
 const items = (...objs: Record<string, unknown>[]) => ({ items: objs, resourceVersion: '7' });

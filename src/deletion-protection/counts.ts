@@ -3,7 +3,7 @@
 // the labelled CRDs only and pushes them as one small collection (a namespace's pods and PVCs are
 // held as items instead, which the edge keeps exact between pushes: dependents.ts). Pure, except
 // `computeProtectionCounts`, which only LISTs.
-import type { Lister } from '../admission/live-state.js';
+import type { Lister } from '../edge-state/live-state.js';
 import { DELETE_PROTECTION_LABEL } from './types.js';
 
 export const COUNTS_COLLECTION = 'delete-protection-counts';

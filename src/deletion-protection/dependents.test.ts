@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Lister } from '../admission/types.js';
+import type { Lister } from '../edge-state/contracts.js';
 import { admittedWrites, type AdmittedRequest } from '../edge-state/admitted.js';
 import { cascadingPods, cascadingPvcs, coverageMarker, namespaceDependents, type DependentItem } from './dependents.js';
 

@@ -7,7 +7,7 @@
 // namespace created with the label, which starts empty and so is covered at once. A namespace
 // labelled after it was created is covered from the next push only (its earlier pods were never
 // observed); until then its Cascading deletion is refused with 503, never allowed blind.
-import type { CollectionSpec, Lister } from '../admission/types.js';
+import type { CollectionSpec, Lister } from '../edge-state/contracts.js';
 import type { AdmittedRequest, ItemWrite } from '../edge-state/admitted.js';
 import { asObj, type Obj } from '../kube/projection.js';
 import { DELETE_PROTECTION_LABEL, protectionOf } from './types.js';

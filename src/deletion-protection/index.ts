@@ -6,8 +6,8 @@
 // CRDs' custom resource counts (counts.ts), and the pods and PVCs of Cascading namespaces, which
 // the `observe-protected` observer keeps exact between pushes (dependents.ts). The pusher and the
 // live reader call `compute`.
-import type { CollectionSpec } from '../admission/types.js';
-import type { Feature } from '../registry.js';
+import type { CollectionSpec } from '../edge-state/contracts.js';
+import type { Feature } from '../edge-state/contracts.js';
 import { COUNTS_COLLECTION, computeProtectionCounts } from './counts.js';
 import { cascadingPods, cascadingPvcs } from './dependents.js';
 import { deletionProtectionHandler } from './webhook.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AdmissionInput, ClusterState, Snapshot } from '../admission/types.js';
+import type { AdmissionInput } from '../admission/types.js';
+import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
 import { CASCADING_PODS, CASCADING_PVCS, coverageMarker } from './dependents.js';
 import { deletionProtectionHandler } from './webhook.js';
 

@@ -2,7 +2,8 @@
 // objectSelector sends only objects carrying the label, and its failurePolicy is Fail: OpenKruise
 // registers these webhooks with Ignore, which switches protection off whenever it is down
 // (kruise#1840); a hosted webhook keeps it on.
-import { allow, type AdmissionHandler, type ClusterState } from '../admission/types.js';
+import { allow, type AdmissionHandler } from '../admission/types.js';
+import { type ClusterState } from '../edge-state/contracts.js';
 import { COUNTS_COLLECTION, namespaceCountsKey, type ProtectionCounts } from './counts.js';
 import { countsView, decideDeletion, type CountsView, type ProtectedObject } from './decide.js';
 import { CASCADING_PODS, CASCADING_PVCS, namespaceDependents, type DependentItem } from './dependents.js';

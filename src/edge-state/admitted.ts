@@ -9,8 +9,9 @@
 // listed more than ADMITTED_GRACE_MS after it. The grace covers the time from our answer to the
 // write reaching etcd (other validating webhooks run in parallel with ours) and clock skew
 // between the edge and the reconciler; a push listed within it leaves the write in place.
-import type { CollectionSpec, Operation } from '../admission/types.js';
-import { itemKey, type SyncItem } from '../admission/sync.js';
+import type { CollectionSpec } from './contracts.js';
+import type { Operation } from '../admission/types.js';
+import { itemKey, type SyncItem } from './sync.js';
 import { asObj, type Obj } from '../kube/projection.js';
 import { inSelection } from './list-selection.js';
 

@@ -2,7 +2,7 @@
 // URL secret against them, so they are read once per few seconds, not once per request. A change
 // made through this isolate (create, rotate, remove) drops its entry at once; one made through
 // another isolate is seen here within CREDENTIALS_CACHE_MS.
-import type { ClusterCredentials, ClusterRegistry } from '../admission/auth.js';
+import type { ClusterCredentials, ClusterRegistry } from './auth.js';
 
 export const CREDENTIALS_CACHE_MS = 5_000;
 

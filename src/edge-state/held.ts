@@ -2,8 +2,8 @@
 // admitted writes (admitted.ts), and a stamp that changes whenever what handlers would read
 // changes, so readers elsewhere (other isolates) can ask "anything new since stamp S?" in one
 // call. The Durable Object persists around it; the in-memory store uses it as it is.
-import { planSyncWrite, type CollectionMeta, type EdgeVersions, type SyncItem, type SyncPayload, type SyncWritePlan } from '../admission/sync.js';
-import type { Snapshot } from '../admission/types.js';
+import { planSyncWrite, type CollectionMeta, type EdgeVersions, type SyncItem, type SyncPayload, type SyncWritePlan } from './sync.js';
+import type { Snapshot } from './contracts.js';
 import { recordWrites, settledBy, withOverlay, type AdmittedWrite, type Overlay } from './admitted.js';
 
 type Held = { meta: CollectionMeta; items: Map<string, SyncItem> };

@@ -3,7 +3,7 @@
 // the selector forms collections use are understood: label terms `k`, `!k`, `k=v`, `k==v`, `k!=v`
 // and field terms `path=v`, `path==v`, `path!=v`. Anything else answers undefined (unknown): the
 // caller then leaves the object to the next push.
-import type { ListOptions } from '../admission/types.js';
+import type { ListOptions } from './contracts.js';
 import { asObj, type Obj } from '../kube/projection.js';
 
 type Term = { key: string; op: '=' | '!=' | 'exists' | '!exists'; value: string };

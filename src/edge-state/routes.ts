@@ -2,7 +2,7 @@
 // (functions/worker/cluster-object.ts) dispatches on `routeOf`, the Worker's ports
 // (functions/worker/edge-ports.ts) build requests with `routePath`. Bodies that cross are checked.
 import type { AdmittedWrite } from './admitted.js';
-import { COLLECTION_NAME } from '../admission/sync.js';
+import { COLLECTION_NAME } from './sync.js';
 
 export const CLUSTER_ROUTES = {
   getCredentials: { method: 'GET', op: 'credentials' },

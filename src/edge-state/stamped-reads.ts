@@ -6,7 +6,7 @@
 //   - the call names the stamp of each snapshot already held, and only changed ones come back.
 // In-flight calls are never shared across requests: on Workers, code resuming on another
 // request's I/O fails once that request has ended.
-import type { Snapshot } from '../admission/types.js';
+import type { Snapshot } from './contracts.js';
 import type { ReadAnswer } from './held.js';
 
 export type ReadCall = (names: string[], have: Record<string, string>) => Promise<Record<string, ReadAnswer>>;

@@ -5,7 +5,7 @@
 // Webhook defaults follow what OpenKruise users got hurt by (PEERS.md §1.8, §5, §6.3): a URL
 // with a per-cluster path secret and no caBundle (the edge has a public certificate), short
 // timeouts, kube-system and our own namespace always excluded, and a label opt-out.
-import { isClusterId } from '../admission/auth.js';
+import { isClusterId } from '../edge-state/auth.js';
 import type { LabelSelector, WebhookEndpoint } from '../admission/types.js';
 import type { KubeObject } from '../kube/http.js';
 
@@ -51,7 +51,7 @@ export type RenderOptions = {
   /** Where the edge serves webhooks, e.g. https://kruise.example.com (a path prefix is kept). */
   baseUrl: string;
   clusterId: string;
-  /** The cluster's path secret (see src/admission/auth.ts). */
+  /** The cluster's path secret (see src/edge-state/auth.ts). */
   secret: string;
   /** PEM certificates (or their base64) for a private CA; omit for a publicly trusted edge. */
   caBundle?: string;

@@ -5,7 +5,7 @@
 // labels and controller); a pod with none of those annotations is kept as a bare name, since
 // "known, unannotated" differs from "created after the last push". An item's resourceVersion is a
 // stamp of what is kept, so a push resends a pod only when that changes, not on status updates.
-import type { CollectionSpec } from '../admission/types.js';
+import type { CollectionSpec } from '../edge-state/contracts.js';
 import { asObj, pick, type Obj } from './projection.js';
 
 export const ACTIVE_PODS_COLLECTION = 'active-pods';

@@ -7,7 +7,7 @@
 //                          related-pub and no-protect annotations come from here; its readiness
 //                          comes from the PUB's ledger, which the controller resyncs with the
 //                          availability it counted (ledger.ts)
-import type { CollectionSpec } from '../admission/types.js';
+import type { CollectionSpec } from '../edge-state/contracts.js';
 import { metaOf, pick, type Obj } from '../kube/projection.js';
 import { ACTIVE_PODS_COLLECTION, activePodsCollection } from '../kube/active-pods.js';
 import { PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, PUB_API_VERSION, PUB_KIND } from './types.js';

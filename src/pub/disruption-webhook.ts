@@ -9,7 +9,8 @@
 // unreachable) refuses: 503 for DELETE/UPDATE, 429 for evictions. Refusals are recorded in the
 // ledger; the controller turns them into `PubPreventPodDeletion` Events (the edge cannot write to
 // the API server).
-import { allow, deny, type AdmissionHandler, type AdmissionInput, type ClusterState, type Snapshot, type Verdict } from '../admission/types.js';
+import { allow, deny, type AdmissionHandler, type AdmissionInput, type Verdict } from '../admission/types.js';
+import { type ClusterState, type Snapshot } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
 import type { Pod } from '../sidecarset/controller/pod.js';
 import { PUB_STALE_AFTER_MS, type PubCheckRequest, type PubCheckResult } from './check.js';

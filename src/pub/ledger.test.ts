@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgers } from '../admission/ledger.js';
+import { MemoryLedgers } from '../edge-state/ledger.js';
 import type { PubBudgetState } from './budget-state.js';
 import type { PubCheckResult } from './check.js';
 import { pubLedgerKind, pubLedgerRef } from './ledger.js';

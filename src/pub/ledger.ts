@@ -1,10 +1,10 @@
-// The PUB ledger kind: one serialized authority per PodUnavailableBudget (src/admission/ledger.ts)
+// The PUB ledger kind: one serialized authority per PodUnavailableBudget (src/edge-state/ledger.ts)
 // holds its budget. Operations:
 //   check   (webhooks)    PubCheckRequest  → PubCheckResult      spend or refuse (check.ts)
 //   resync  (controller)  PubResyncRequest → PubResyncResult     new allowance (resync.ts)
 //   read    (controller)  undefined        → PubBudgetState | null
 // Ref: { kind: 'pub', namespace: <PUB namespace>, name: <PUB name> }.
-import type { LedgerKind, LedgerReducer, LedgerRef } from '../admission/ledger.js';
+import type { LedgerKind, LedgerReducer, LedgerRef } from '../edge-state/ledger.js';
 import type { PubBudgetState } from './budget-state.js';
 import { checkBudget, type PubCheckRequest, type PubCheckResult } from './check.js';
 import { PUB_API_VERSION, PUB_KIND } from './types.js';

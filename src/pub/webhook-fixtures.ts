@@ -1,7 +1,8 @@
 // Test fixtures for the PUB handlers: admission inputs and a ClusterState with pushed collections
 // and in-memory ledgers.
-import { MemoryLedgers } from '../admission/ledger.js';
-import type { AdmissionInput, ClusterState, Snapshot } from '../admission/types.js';
+import { MemoryLedgers } from '../edge-state/ledger.js';
+import type { AdmissionInput } from '../admission/types.js';
+import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
 import { PODS_COLLECTION, PUBS_COLLECTION, REPLICASETS_COLLECTION } from './collections.js';
 import { pubLedgerKind } from './ledger.js';
 

@@ -4,7 +4,7 @@ import type { KubeHttp } from '../kube/http.js';
 import { applyPlan } from './act.js';
 import { acquireLease, releaseLease, renewLease, type Lease } from './lease.js';
 import { emptyPlan, type Plan, type Reconciler, type RunReport, type Scope } from './types.js';
-import type { Ledgers } from '../admission/ledger.js';
+import type { Ledgers } from '../edge-state/ledger.js';
 import { describeLedgerWrite } from './plan-format.js';
 
 export const COMPONENT = 'kruise-serverless';

@@ -3,7 +3,7 @@
 // compares desired with observed. Every write says why, carries a precondition where the API
 // allows, and uses deterministic names, so a killed or doubled run converges.
 import type { KubeObject } from '../kube/http.js';
-import type { LedgerRef, Ledgers } from '../admission/ledger.js';
+import type { LedgerRef, Ledgers } from '../edge-state/ledger.js';
 
 /** Reads a reconciler may make. Implemented over the API server by KubeHttp (LIST-based). */
 export interface KubeReader {
@@ -49,7 +49,7 @@ export type EventNote = {
 };
 
 /**
- * An operation on an edge ledger (src/admission/ledger.ts), e.g. resyncing a budget with what the
+ * An operation on an edge ledger (src/edge-state/ledger.ts), e.g. resyncing a budget with what the
  * reconciler observed. Applied after the API writes, in plan order; a run without ledgers (no
  * edge configured) skips them and says so.
  */

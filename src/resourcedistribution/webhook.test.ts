@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AdmissionInput, ClusterState, Operation } from '../admission/types.js';
+import type { AdmissionInput, Operation } from '../admission/types.js';
+import type { ClusterState } from '../edge-state/contracts.js';
 import type { ResourceDistribution } from './types.js';
 import { validateResourceDistributionHandler } from './webhook.js';
 

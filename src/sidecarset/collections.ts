@@ -1,7 +1,7 @@
 // The cluster state the SidecarSet validating webhook reads (../shared/SEMANTICS.md §7), as collections the
 // reconcilers push to the edge (or the Node/Lambda entries list live). Each is projected down to
 // what the webhook uses, to keep edge state small.
-import type { CollectionSpec } from '../admission/types.js';
+import type { CollectionSpec } from '../edge-state/contracts.js';
 import { metaOf, pick, type Obj } from '../kube/projection.js';
 import { KRUISE_CONFIGURATION, SIDECARSET_NAME_LABEL } from './types.js';
 

@@ -4,7 +4,7 @@
 // ControllerRevisions stored without hash annotations get them computed here (hashing is async
 // Web Crypto; revision choice during admission is synchronous). Web APIs only.
 import type { V1ControllerRevision } from '@kubernetes/client-node';
-import type { Snapshot } from '../admission/types.js';
+import type { Snapshot } from '../edge-state/contracts.js';
 import { deepFreeze } from '../kube/frozen.js';
 import { sidecarSetHash, sidecarSetHashWithoutImage } from './hash.js';
 import { indexSidecarSets, type Labels, type SidecarSetIndex } from './match.js';

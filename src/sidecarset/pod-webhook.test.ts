@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
-import type { AdmissionInput, ClusterState, Snapshot } from '../admission/types.js';
+import type { AdmissionInput } from '../admission/types.js';
+import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
 import { NAMESPACES_COLLECTION, SIDECARSETS_COLLECTION, SIDECARSET_REVISIONS_COLLECTION } from './collections.js';
 import { defaultSidecarSet } from './defaults.js';
 import { makeSidecarSetExplainer } from './explain.js';

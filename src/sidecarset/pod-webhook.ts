@@ -3,7 +3,8 @@
 // (pushed state, indexed once per state version); a pod admitted without its sidecars is worse
 // than a create the client retries, so missing or stale state refuses the pod by default.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
-import { allow, deny, type AdmissionHandler, type ClusterState, type StateNeeds } from '../admission/types.js';
+import { allow, deny, type AdmissionHandler, type StateNeeds } from '../admission/types.js';
+import { type ClusterState } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
 import { NAMESPACES_COLLECTION, SIDECARSETS_COLLECTION, SIDECARSET_REVISIONS_COLLECTION } from './collections.js';
 import { decideInjection } from './decide-injection.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AdmissionInput, ClusterState, Operation, Snapshot } from '../admission/types.js';
+import type { AdmissionInput, Operation } from '../admission/types.js';
+import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
 import {
   KRUISE_CONFIGURATION_COLLECTION,
   NAMESPACES_COLLECTION,

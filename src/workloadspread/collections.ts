@@ -3,7 +3,7 @@
 // the WorkloadSpreads themselves, the workloads pods are owned by (owner chains, target replicas,
 // pod templates for patch validation) and the kruise-configuration ConfigMap (custom workloads).
 // Subset counts are not here: they live in the ledger (ledger.ts).
-import type { CollectionSpec } from '../admission/types.js';
+import type { CollectionSpec } from '../edge-state/contracts.js';
 import { asObj, pick, type Obj } from '../kube/projection.js';
 import { ACTIVE_PODS_COLLECTION, activePodsCollection } from '../kube/active-pods.js';
 import { KRUISE_CONFIGURATION_COLLECTION, kruiseConfigurationCollection } from '../sidecarset/collections.js';

@@ -3,7 +3,7 @@
 // kind, and the Web-safe pure functions. The Worker bundles this file through src/registry.ts;
 // the reconciler is exported from ./controller/reconciler.ts for src/reconcile/all.ts.
 import type { AdmissionHandler, RegisteredHandler, StateNeeds } from '../admission/types.js';
-import type { Feature } from '../registry.js';
+import type { Feature } from '../edge-state/contracts.js';
 import { KRUISE_CONFIGURATION_COLLECTION, WORKLOADSPREADS_COLLECTION, workloadSpreadCollections } from './collections.js';
 import { workloadSpreadLedgerKind } from './ledger.js';
 import { WS_API_VERSION, WS_KIND } from './types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgers } from '../admission/ledger.js';
+import { MemoryLedgers } from '../edge-state/ledger.js';
 import {
   createPod,
   deletePod,

@@ -1,4 +1,4 @@
-// The WorkloadSpread ledger: one serialized authority per WorkloadSpread (src/admission/ledger.ts)
+// The WorkloadSpread ledger: one serialized authority per WorkloadSpread (src/edge-state/ledger.ts)
 // decides subset placement, so a burst of pod creations never overfills a subset.
 //
 //   create  (webhook, pod CREATE)  choose a subset per §3.3 and record the pod in creatingPods
@@ -10,7 +10,7 @@
 //
 // Reducers are pure: times come from `now` (the authority's clock), generated pod keys from the
 // request. Dry-run requests decide without returning a next state.
-import type { LedgerKind, LedgerReducer, LedgerStep } from '../admission/ledger.js';
+import type { LedgerKind, LedgerReducer, LedgerStep } from '../edge-state/ledger.js';
 import { firstSubsetWithRoom, missingReplicas, recordedSubset, type ObservedReplicas, type SubsetAccount } from './subset-state.js';
 import { resyncLedger, type ResyncRequest } from './ledger-resync.js';
 import { WS_API_VERSION, WS_KIND } from './types.js';

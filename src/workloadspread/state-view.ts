@@ -1,7 +1,7 @@
 // What the WorkloadSpread pod webhooks read from cluster state, gathered once per request: the
 // custom workload whitelist, the namespace's WorkloadSpreads in list order, owner lookups over the
 // pushed workloads, and the target's replicas with when they were observed.
-import type { ClusterState, Snapshot } from '../admission/types.js';
+import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
 import { KRUISE_CONFIGURATION_COLLECTION, WORKLOAD_COLLECTIONS, WORKLOADSPREADS_COLLECTION, workloadCollectionFor } from './collections.js';
 import type { OwnerLookup, OwnerRef } from './owner.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgers } from '../admission/ledger.js';
-import type { AdmissionInput, ClusterState, Snapshot, Verdict } from '../admission/types.js';
+import { MemoryLedgers } from '../edge-state/ledger.js';
+import type { AdmissionInput, Verdict } from '../admission/types.js';
+import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
 import { KRUISE_CONFIGURATION_COLLECTION, WORKLOADSPREADS_COLLECTION } from './collections.js';
 import { parseMatchedWorkloadSpread } from './inject.js';
 import { workloadSpreadLedgerKind, WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from './ledger.js';

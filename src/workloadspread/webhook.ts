@@ -8,7 +8,8 @@
 // subset and with a warning naming the reason: spreading is lost for that pod until the workload
 // replaces it, but pod creation never fails for a missing cache. The controller's next run
 // counts such pods (they are in no subset) and corrects the ledger.
-import { allow, deny, type AdmissionHandler, type AdmissionInput, type ClusterState } from '../admission/types.js';
+import { allow, deny, type AdmissionHandler, type AdmissionInput } from '../admission/types.js';
+import { type ClusterState } from '../edge-state/contracts.js';
 import { injectSubset, parseMatchedWorkloadSpread } from './inject.js';
 import { WORKLOADSPREAD_LEDGER, type CreateRequest, type CreateResult, type DeleteRequest, type DeleteResult } from './ledger.js';
 import { controllerOf, matchWorkloadSpread } from './owner.js';

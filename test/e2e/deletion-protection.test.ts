@@ -3,7 +3,7 @@
 // HTTPS), which refuses `Always` deletions and `Cascading` ones while dependents live. Namespace
 // and CRD counts are computed and pushed by `reconcile --once`; missing or stale counts refuse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushCollections } from '../../src/admission/push.js';
+import { pushCollections } from '../../src/edge-state/push.js';
 import { CASCADING_PODS, CASCADING_PVCS } from '../../src/deletion-protection/dependents.js';
 import { deletionProtectionFeature } from '../../src/deletion-protection/index.js';
 import { VALIDATING_CONFIG } from '../../src/install/render.js';

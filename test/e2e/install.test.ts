@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { allow, type WebhookEndpoint } from '../../src/admission/types.js';
-import { newSecret } from '../../src/admission/auth.js';
+import { newSecret } from '../../src/edge-state/auth.js';
 import { applyClusterSide } from '../../src/install/apply.js';
 import { MUTATING_CONFIG, OPT_OUT_LABEL, RECONCILER_NAME, renderClusterSide, VALIDATING_CONFIG, type RenderOptions, type WebhookEntry } from '../../src/install/render.js';
 import { readCrdManifests } from '../../src/kube/crd-manifests.js';

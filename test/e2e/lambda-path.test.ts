@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeLambdaHandler } from '../../functions/lambda/index.js';
-import { sha256Hex } from '../../src/admission/auth.js';
+import { sha256Hex } from '../../src/edge-state/auth.js';
 import { deletionProtectionFeature } from '../../src/deletion-protection/index.js';
 import { renderClusterSide } from '../../src/install/render.js';
 import { KubeApiError } from '../../src/kube/errors.js';

@@ -4,11 +4,11 @@
 // (`reconcile --once` with the edge) writes status and Events and resyncs the ledgers. Pods run
 // on the fake kubelet, which also finalises deleted pods.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushCollections } from '../../src/admission/push.js';
+import { pushCollections } from '../../src/edge-state/push.js';
 import { PODS_COLLECTION } from '../../src/pub/collections.js';
 import { stateCollections } from '../../src/registry.js';
 import type { KubeObject } from '../../src/kube/http.js';
-import type { Lister } from '../../src/admission/live-state.js';
+import type { Lister } from '../../src/edge-state/live-state.js';
 import { deletePod, deniedBy, evictPod, VPOD } from './support/disrupt.js';
 import { eventually } from './support/kube.js';
 import { PUB, startEdgeEnv, type EdgeEnv, type Pod, type PubObj } from './support/edge-env.js';

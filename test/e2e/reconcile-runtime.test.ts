@@ -14,7 +14,7 @@ import { formatPlan } from '../../src/reconcile/plan-format.js';
 import { COMPONENT, leaseNameFor, runReconciler } from '../../src/reconcile/runner.js';
 import { emptyPlan, type EventNote, type Plan, type Reconciler } from '../../src/reconcile/types.js';
 import { createNamespace, deleteNamespace, testKube, testKubeConfig } from './support/kube.js';
-import { MemoryLedgers } from '../../src/admission/ledger.js';
+import { MemoryLedgers } from '../../src/edge-state/ledger.js';
 import { COUNTER_KIND, counterLedger, type CounterBudget } from '../fixtures/counter-ledger.js';
 
 const kc = testKubeConfig();

@@ -14,7 +14,7 @@ import { runLoop } from '../../src/reconcile/loop.js';
 import type { RunReport, Scope } from '../../src/reconcile/types.js';
 import { makeReconcileHandler } from '../../functions/lambda/reconcile.js';
 import { startNodeServer } from '../../functions/node/server.js';
-import { sha256Hex } from '../../src/admission/auth.js';
+import { sha256Hex } from '../../src/edge-state/auth.js';
 import { webhookEndpoints } from '../../src/registry.js';
 import { renderClusterSide } from '../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.js';

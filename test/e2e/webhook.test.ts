@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/admission/auth.js';
-import { pushCollections, type EdgeTarget } from '../../src/admission/push.js';
+import { sha256Hex } from '../../src/edge-state/auth.js';
+import { pushCollections, type EdgeTarget } from '../../src/edge-state/push.js';
 import { webhookEndpoints } from '../../src/registry.js';
 import { renderClusterSide } from '../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.js';

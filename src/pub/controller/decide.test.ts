@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../sidecarset/controller/pod.js';
 import type { PubBudgetState } from '../budget-state.js';
-import { MemoryLedgers } from '../../admission/ledger.js';
+import { MemoryLedgers } from '../../edge-state/ledger.js';
 import type { PubCheckResult } from '../check.js';
 import { pubLedgerKind, pubLedgerRef } from '../ledger.js';
 import { resyncBudget } from '../resync.js';

@@ -2,7 +2,7 @@
 // ReplicaSets, the scale of each workload involved (GET, reading spec.replicas), and — through the
 // edge's ledgers the runtime lends — each PUB's budget as the edge holds it. No writes: decide plans
 // the ledger resync.
-import type { LedgerRef, Ledgers } from '../../admission/ledger.js';
+import type { LedgerRef, Ledgers } from '../../edge-state/ledger.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';

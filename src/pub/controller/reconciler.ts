@@ -4,7 +4,7 @@
 // edge: remoteLedgers, or the Node process's own); `ledgers` here overrides them (tests). Without
 // any the controller behaves as OpenKruise's (status only), and the pod webhooks refuse protected
 // disruptions once the edge's budget is stale.
-import type { Ledgers } from '../../admission/ledger.js';
+import type { Ledgers } from '../../edge-state/ledger.js';
 import type { Reconciler } from '../../reconcile/types.js';
 import type { KubeObject } from '../../kube/http.js';
 import { PUB_API_VERSION, PUB_KIND, RELATED_PUB_ANNOTATION } from '../types.js';

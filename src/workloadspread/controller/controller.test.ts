@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgers } from '../../admission/ledger.js';
+import { MemoryLedgers } from '../../edge-state/ledger.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader } from '../../reconcile/types.js';
 import { workloadSpreadLedgerKind, WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from '../ledger.js';

@@ -5,7 +5,7 @@
 // the same resync as a ledger write, which the edge applies to its then-current state (keeping
 // what the webhooks recorded meanwhile). Without ledgers the state is rebuilt from the cluster
 // status, which gives OpenKruise's status-only behaviour.
-import type { LedgerRef, Ledgers } from '../../admission/ledger.js';
+import type { LedgerRef, Ledgers } from '../../edge-state/ledger.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';

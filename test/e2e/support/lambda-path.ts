@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { wireReconcileHandler, type ReconcileHandler, type ReconcileSummary } from '../../../functions/lambda/reconcile.js';
-import type { EdgeTarget } from '../../../src/admission/push.js';
+import type { EdgeTarget } from '../../../src/edge-state/push.js';
 import { sqsRequeueQueue } from '../../../src/aws/sqs-fetch.js';
 import { startFakeSqs, type FakeSqs } from '../../../src/aws/sqs-fake.js';
 import type { KubeHttp } from '../../../src/kube/http.js';

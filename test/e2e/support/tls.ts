@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { inject } from 'vitest';
 import { issueServingCert } from '../../cluster/pki.js';
-import { fetchTrustingCa } from '../../../src/admission/ca-fetch.js';
+import { fetchTrustingCa } from '../../../src/edge-state/ca-fetch.js';
 import '../provided.js';
 
 export function caPem(): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withLedgerMirror } from './ledger-mirror.js';
-import type { ClusterState } from './types.js';
+import type { ClusterState } from './contracts.js';
 import { pubLedgerKind, pubLedgerRef } from '../pub/ledger.js';
 import { workloadSpreadLedgerKind } from '../workloadspread/ledger.js';
 

@@ -1,9 +1,9 @@
 // Pushed state held in memory: for tests, benchmarks and single-process Node deployments.
-import type { Snapshot } from './types.js';
+import type { Snapshot } from './contracts.js';
 import type { CollectionMeta, EdgeVersions, SyncPayload } from './sync.js';
 import type { StateStore } from './state-store.js';
-import { HeldState, type ReadAnswer } from '../edge-state/held.js';
-import type { AdmittedWrite } from '../edge-state/admitted.js';
+import { HeldState, type ReadAnswer } from './held.js';
+import type { AdmittedWrite } from './admitted.js';
 
 export class MemoryStateStore implements StateStore {
   private readonly held = new HeldState();

@@ -3,7 +3,7 @@
 // that object, so the caller can publish an event and its reconciler writes the status within a
 // moment, as OpenKruise's webhooks write it themselves. Pure apart from calling the ledgers.
 import type { LedgerKind, LedgerRef, Ledgers } from './ledger.js';
-import type { ChangeEvent, ClusterState } from './types.js';
+import type { ChangeEvent, ClusterState } from './contracts.js';
 
 /** The state with its ledgers watched: `changed` collects one event per object whose status moved. */
 export function withLedgerMirror(state: ClusterState, kinds: readonly LedgerKind[], clusterId: string): { state: ClusterState; changed: () => ChangeEvent[] } {

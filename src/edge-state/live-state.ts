@@ -1,11 +1,11 @@
 // Cluster state read live from the API server (Node and Lambda, which hold credentials): one
 // LIST per collection, cached for a short TTL so a burst of admissions costs one read. What this
 // process admits is written through on top (edge-state/admitted.ts), so the TTL never hides it.
-import type { CollectionSpec, ClusterState, Lister, Snapshot } from './types.js';
+import type { CollectionSpec, ClusterState, Lister, Snapshot } from './contracts.js';
 import { itemKey, type SyncItem } from './sync.js';
-import { projectItem, recordWrites, settledBy, withOverlay, type AdmittedWrite, type Overlay } from '../edge-state/admitted.js';
+import { projectItem, recordWrites, settledBy, withOverlay, type AdmittedWrite, type Overlay } from './admitted.js';
 
-export type { Lister } from './types.js';
+export type { Lister } from './contracts.js';
 
 export class LiveClusterState implements ClusterState {
   private readonly cache = new Map<string, { snap: Promise<Snapshot>; until: number }>();

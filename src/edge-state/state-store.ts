@@ -1,8 +1,8 @@
 // The write side of pushed edge state, per cluster. The Worker's Durable Object and the
 // in-memory store implement it with the same pure planning (sync.ts, edge-state/held.ts).
-import type { ClusterState } from './types.js';
+import type { ClusterState } from './contracts.js';
 import type { CollectionMeta, EdgeVersions, SyncPayload, SyncOutcome } from './sync.js';
-import type { AdmittedWrite } from '../edge-state/admitted.js';
+import type { AdmittedWrite } from './admitted.js';
 
 export interface StateStore extends ClusterState {
   /** The edge's pushed versions of a collection, for a reconciler to diff against. */

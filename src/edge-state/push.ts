@@ -2,10 +2,10 @@
 // Diffs against the versions the edge holds; if the edge moved on meanwhile (another pusher),
 // falls back to a full replace. Web fetch only, so it runs in Lambda, Node and Workers cron.
 import { diffForPush, type CollectionMeta, type EdgeVersions, type SyncItem, type SyncPayload } from './sync.js';
-import type { CollectionSpec } from './types.js';
+import type { CollectionSpec } from './contracts.js';
 import type { Lister } from './live-state.js';
 import { isNotFound } from '../kube/errors.js';
-import { projectItem } from '../edge-state/admitted.js';
+import { projectItem } from './admitted.js';
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 

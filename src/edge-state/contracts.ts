@@ -1,0 +1,105 @@
+// The contracts between the features, the webhook framework and wherever cluster state is held:
+// the collections a feature reads (CollectionSpec) and their snapshots, the read-only state
+// handlers get (ClusterState: pushed to the edge, or read live), the change events that make
+// reconcilers run, and a feature's whole registration (Feature).
+import type { Explainer, RegisteredHandler } from '../admission/types.js';
+import type { LedgerKind, Ledgers } from './ledger.js';
+import type { AdmittedRequest, ItemWrite } from './admitted.js';
+
+/** A pushed (or live-read) collection of objects, with how old it is. */
+export type Snapshot<T = unknown> = {
+  items: T[];
+  /** The API server's list resourceVersion the snapshot was taken at. */
+  resourceVersion: string;
+  /** When the reconciler observed it (ms since epoch). */
+  observedAt: number;
+};
+
+/**
+ * Read-only cluster state for handlers. Two implementations: state pushed to the edge by the
+ * reconcilers (Workers), and live reads from the API server (Node, Lambda).
+ */
+export interface ClusterState {
+  /** A named collection (see CollectionSpec), or undefined if never pushed for this cluster. */
+  collection<T = unknown>(name: string): Promise<Snapshot<T> | undefined>;
+  /**
+   * The cluster's strongly consistent budgets (ledger.ts): one serialized authority per ledger.
+   * Undefined where the deployment has none; handlers then follow their declared fallback.
+   */
+  readonly ledgers?: Ledgers;
+}
+
+/** Narrows a LIST (all namespaces unless `namespace`). */
+export type ListOptions = { namespace?: string; labelSelector?: string; fieldSelector?: string };
+
+/** LISTs one kind (paginated, all namespaces unless narrowed). */
+export type Lister = (apiVersion: string, kind: string, opts?: ListOptions) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;
+
+/** A kind of object webhooks read, named for the sync API and the live reader. */
+export type CollectionSpec = {
+  name: string;
+  /** The kind LISTed (for a computed collection: what its items describe, for messages). */
+  apiVersion: string;
+  kind: string;
+  /** Only these objects of the kind (e.g. one ConfigMap by name). */
+  select?: ListOptions;
+  /** Reduce each object to what webhooks need before it is pushed (keeps edge state small). */
+  project?: (obj: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Build the items from several LISTs instead (e.g. counts per namespace), already in their
+   * pushed shape; each item's metadata.resourceVersion should change only when it does, since
+   * pushes diff by it.
+   */
+  compute?: (list: Lister) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;
+  /**
+   * For a computed collection, read-your-writes: what a request the observer at `endpoint`
+   * admitted changes in its items (src/edge-state/admitted.ts).
+   */
+  writeThrough?: { endpoint: string; writes: (req: AdmittedRequest) => ItemWrite[] };
+  /**
+   * Where the cluster is read live (Node, Lambda), read it afresh for every request instead of
+   * sharing a LIST for a moment: for rare decisions that must see the latest state (deletion
+   * protection), whose changes this process does not itself admit.
+   */
+  uncachedLive?: boolean;
+};
+
+/** A compact "this object changed" note webhooks publish so reconcilers run promptly. */
+export type ChangeEvent = {
+  clusterId: string;
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  // Open-ended: other publishers (e.g. a scaler) may send their own reasons.
+  reason: 'created' | 'updated' | 'deleted' | 'connected' | (string & {});
+};
+
+/** The objects an admitted request concerns beyond itself (a pod → the PUB that protects it). */
+export type RelatedObjects = (admitted: AdmittedRequest) => { apiVersion: string; kind: string; namespace?: string; name: string }[];
+
+/** Where change events go: EventBridge in production (src/aws), a queue or a loop locally. */
+export interface ChangeSink {
+  publish(events: readonly ChangeEvent[]): Promise<void>;
+}
+
+/** A feature: its handlers on webhook endpoints, the state they read, and what makes its reconcilers run. */
+export type Feature = {
+  name: string;
+  handlers: { endpoint: string; handler: Omit<RegisteredHandler, 'feature'> }[];
+  collections?: CollectionSpec[];
+  /**
+   * Kinds ("apiVersion/Kind") whose admitted changes are published as change events, so their
+   * reconciler runs promptly (the reconcilers themselves live in src/reconcile/all.ts).
+   */
+  changeKinds?: string[];
+  /**
+   * Objects whose reconciler should run when a validating endpoint admits a request that concerns
+   * them (a pod stamped with a PUB → that PUB): published as change events like `changeKinds`.
+   */
+  relatedObjects?: RelatedObjects;
+  /** Served at /clusters/<id>/<secret>/explain/<name>. */
+  explainers?: Record<string, Explainer>;
+  /** Strongly consistent budgets this feature keeps at the edge (ledger.ts). */
+  ledgerKinds?: LedgerKind[];
+};
