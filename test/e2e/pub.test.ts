@@ -13,6 +13,10 @@ import { deletePod, deniedBy, evictPod, VPOD } from './support/disrupt.js';
 import { eventually } from './support/kube.js';
 import { PUB, startEdgeEnv, type EdgeEnv, type Pod, type PubObj } from './support/edge-env.js';
 import { pubFeature } from '../../src/pub/index.js';
+import { pubReconciler } from '../../src/pub/controller/reconciler.js';
+import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
+import { runLoop } from '../../src/reconcile/loop.js';
+import { runReconciler } from '../../src/reconcile/runner.js';
 
 let env: EdgeEnv;
 type Owner = KubeObject & { metadata: { uid: string } };
@@ -304,5 +308,29 @@ describe('PodUnavailableBudget validation', () => {
   it('refuses changing the selector of an existing PUB', async () => {
     const ev = await env.kube.get<PubObj>(PUB.apiVersion, PUB.kind, 'ev', env.ns);
     await expect(env.kube.patch(ev, { spec: { selector: { matchLabels: { app: 'ev2' } } } })).rejects.toThrow('selector and targetRef cannot be modified');
+  });
+});
+
+describe('the Node loop', () => {
+  beforeAll(() => env.resync()); // the install's push, in case this runs alone
+
+  it('runs a PUB when its pods change (their watch, each naming its PUB): the budget as they become ready, then an eviction', async () => {
+    await env.createPub('loop', { selector: { matchLabels: { app: 'loop' } }, maxUnavailable: 1 });
+    const stop = new AbortController();
+    // An hour between full resyncs: only the watches (and the runs' own wake-ups) make it run.
+    const loop = runLoop({
+      kube: env.kube, reconcilers: [pubReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
+      run: (r, scope) => runReconciler(env.kube, r, { scope, identity: `pub-loop-${scope.kind}`, ledgers: remoteLedgers(env.edge) }),
+    });
+    try {
+      for (const n of ['loop-0', 'loop-1']) await env.createPod(n, { app: 'loop' });
+      await env.waitReady(['loop-0', 'loop-1']);
+      await eventually('the budget of two ready pods', async () => ((await env.pubStatus('loop'))?.unavailableAllowed === 1 ? true : undefined), 20_000, 50);
+      expect((await evictPod(env.kube, env.ns, 'loop-0')).code).toBe(201);
+      await eventually('the eviction in status', async () => ((await env.pubStatus('loop'))?.currentAvailable === 1 ? true : undefined), 10_000, 20);
+    } finally {
+      stop.abort();
+      await loop;
+    }
   });
 });
