@@ -15,11 +15,11 @@ import { readCrdManifests } from '../src/kube/crd-manifests.js';
 import { webhookEndpoints } from '../src/registry.js';
 import { renderClusterSide } from '../src/install/render.js';
 import { K8S_VERSION, REPO_ROOT, startControlPlane, stopControlPlane, type ControlPlane } from '../test/cluster/control-plane.js';
-import { overHttps, startMiniflarePair, withServingCert, type MiniflarePair, type Tls } from './https-target.js';
+import { startMiniflarePair, withServingCert, type MiniflarePair, type Tls } from './https-target.js';
 import { drive, driveRotating, type Bounds, type Figures } from './load.js';
 import { fixed, ratios, tableRow as line, times, type Ratios } from './report.js';
 import { buildBenchCluster, injectionProblem, SET_COUNT, type BenchCluster } from './sidecarset-cluster.js';
-import { prepare, type Platform } from './sidecarset.js';
+import { miniflarePlatform, prepare, type Platform } from './sidecarset.js';
 import { MATCHED, PodCreator, seedCluster } from './apiserver-cluster.js';
 import { cellName, measureCreates, pushFromApiserver, ROUND, ROUNDS, Webhooks, type CellResult } from './apiserver-creates.js';
 import type { Scenario } from './webhook.js';
@@ -35,17 +35,6 @@ const ECHO_ROUND = { requests: 400, maxMs: 1_500 };
 
 const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1);
-
-function asPlatform(pair: MiniflarePair): Platform {
-  const path = `/clusters/${pair.edge.clusterId}/${pair.webhookSecret}/mutate-pod`;
-  return {
-    name: 'miniflare https',
-    echo: { exchange: overHttps(pair.agent, pair.echoUrl + path), serverPids: pair.echoPids },
-    real: { exchange: overHttps(pair.agent, pair.realUrl + path), serverPids: pair.realPids },
-    sizedEcho: (bytes) => overHttps(pair.agent, `${pair.echoUrl}${path}?answer=${bytes}`),
-    close: pair.close,
-  };
-}
 
 type EchoResult = { when: 'before' | 'after'; answerBytes: number; echo: Figures; sized: Figures; real: Figures; realVsSized: Ratios };
 
@@ -125,7 +114,7 @@ async function measureOn(cp: ControlPlane, tls: Tls): Promise<Record<string, unk
     if (problem) throw new Error(`the pod created through the API server has ${problem}`);
     await hooks.set('none');
 
-    const platform = asPlatform(pair);
+    const platform = miniflarePlatform(pair);
     const before = await measureEchoes(platform, cluster, 'before');
     const results = await measureCreates(cp, kube, hooks, creators, pair);
     const after = await measureEchoes(platform, cluster, 'after');

@@ -13,7 +13,7 @@ import { pushCollections, type EdgeTarget } from '../src/edge-state/push.js';
 import { FEATURES, stateCollections } from '../src/registry.js';
 import { sidecarSetCollections } from '../src/sidecarset/collections.js';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
-import { fetchVia, overHttps, startMiniflarePair, startNodeProcess, trustingAgent, withServingCert, type Exchange, type Tls } from './https-target.js';
+import { fetchVia, overHttps, startMiniflarePair, startNodeProcess, trustingAgent, withServingCert, type Exchange, type MiniflarePair, type Tls } from './https-target.js';
 import { drive, driveRotating, type Bounds, type Figures, type Send } from './load.js';
 import { fixed, ratios, tableRow as line, times, type PlatformResult, type Ratios } from './report.js';
 import { buildBenchCluster, injectionProblem, matchedPodReviews, MATCH_COUNTS, SET_COUNT, type BenchCluster, type MatchCount } from './sidecarset-cluster.js';
@@ -66,7 +66,11 @@ export async function pushCluster(cluster: BenchCluster, edge: EdgeTarget): Prom
 }
 
 async function miniflare(tls: Tls, cluster: BenchCluster): Promise<Platform> {
-  const pair = await startMiniflarePair({ tls, connections: CONCURRENCY, clusterId: 'bench-sidecarset', prepare: (edge) => pushCluster(cluster, edge) });
+  return miniflarePlatform(await startMiniflarePair({ tls, connections: CONCURRENCY, clusterId: 'bench-sidecarset', prepare: (edge) => pushCluster(cluster, edge) }));
+}
+
+/** mutate-pod of the Worker and of the echo, both under Miniflare over HTTPS. */
+export function miniflarePlatform(pair: MiniflarePair): Platform {
   const path = `/clusters/${pair.edge.clusterId}/${pair.webhookSecret}/mutate-pod`;
   return {
     name: 'miniflare https',

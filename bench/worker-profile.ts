@@ -9,11 +9,10 @@ import './offline-env.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { Miniflare } from 'miniflare';
 import { WebSocket } from 'undici';
 import { stop as stopEsbuild } from 'esbuild';
 import { newSecret } from '../src/edge-state/auth.js';
-import { bundleWorker, COMPATIBILITY_DATE } from '../scripts/local-worker.js';
+import { bundleWorker, startLocalWorker } from '../scripts/local-worker.js';
 import { cpuMsOf, descendants } from './cpu.js';
 import { fetchVia, overHttps, trustingAgent, withServingCert } from './https-target.js';
 import { drive } from './load.js';
@@ -69,23 +68,11 @@ await withServingCert(async (tls) => {
   const known = new Set(descendants().keys());
   const inspectorPort = await freePort();
   const adminToken = newSecret();
-  const script = await bundleWorker();
-  const mf = new Miniflare({
-    modules: true,
-    script,
-    compatibilityDate: COMPATIBILITY_DATE,
-    cf: false,
-    host: '127.0.0.1',
-    port: 0,
-    httpsCert: tls.cert,
-    httpsKey: tls.key,
-    inspectorPort,
-    durableObjects: { CLUSTERS: 'ClusterObject', LEDGERS: { className: 'LedgerObject', useSQLite: true } },
-    bindings: { ADMIN_TOKEN: adminToken },
-  });
+  const script = await bundleWorker(); // written next to the profile, to read its positions
+  const worker = await startLocalWorker({ tls, adminToken, inspectorPort });
   const agent = trustingAgent(tls.ca, IN_FLIGHT);
   try {
-    const url = (await mf.ready).toString().replace(/\/$/, '');
+    const url = worker.url;
     const pids = [...descendants()].filter(([pid, comm]) => !known.has(pid) && comm.includes('workerd')).map(([pid]) => pid);
     const fetch = fetchVia(agent);
     const res = await fetch(`${url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}` }, body: JSON.stringify({ clusterId: 'profile' }) });
@@ -116,7 +103,7 @@ await withServingCert(async (tls) => {
     process.stdout.write(`${k} matching: workerd CPU per admission ${per(unprofiled.serverCpuMs, unprofiled.latenciesMs.length)} µs unprofiled, ${per(cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, profiled.latenciesMs.length)} µs profiled (${profiled.failed} failed); ${file}\n`);
   } finally {
     await agent.close();
-    await mf.dispose();
+    await worker.dispose();
   }
 });
 await stopEsbuild();

@@ -36,6 +36,8 @@ export async function startLocalWorker(opts: {
   persistDir?: string;
   /** More environment bindings (vars and secrets). */
   bindings?: Record<string, string>;
+  /** Open workerd's V8 inspector on this port (profiling). */
+  inspectorPort?: number;
 }): Promise<LocalWorker> {
   const script = await bundleWorker(opts.entry);
   const mf = new Miniflare({
@@ -50,6 +52,7 @@ export async function startLocalWorker(opts: {
     durableObjects: { CLUSTERS: 'ClusterObject', LEDGERS: { className: 'LedgerObject', useSQLite: true } },
     bindings: { ...opts.bindings, ...(opts.adminToken ? { ADMIN_TOKEN: opts.adminToken } : {}) },
     ...(opts.persistDir ? { durableObjectsPersist: opts.persistDir } : {}),
+    ...(opts.inspectorPort ? { inspectorPort: opts.inspectorPort } : {}),
   });
   const url = (await mf.ready).toString().replace(/\/$/, '');
   return { url, mf, dispose: () => mf.dispose() };

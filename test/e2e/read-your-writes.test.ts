@@ -35,6 +35,13 @@ afterAll(async () => {
   await env?.dispose();
 });
 
+/** Once the app's `count` pods exist, the subset WorkloadSpread placed each in. */
+const placedSubsets = (app: string, count: number) =>
+  eventually(`${count} pods`, async () => {
+    const pods = (await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: `app=${app}` })).items;
+    return pods.length === count ? pods.map((p) => (JSON.parse(p.metadata.annotations?.['apps.kruise.io/matched-workloadspread'] ?? '{}') as { subset?: string }).subset) : undefined;
+  }, 60_000);
+
 describe('SidecarSet', () => {
   it('a pod applied right after its SidecarSet gets the sidecar; right after the set is deleted, it does not', async () => {
     await sidecarSet('ryw-inject', { selector: { matchLabels: { app: 'ryw-inject' } } });
@@ -99,10 +106,7 @@ describe('WorkloadSpread', () => {
       replicas: 5, selector: { matchLabels: { app: 'ryw-spread' } },
       template: { metadata: { labels: { app: 'ryw-spread' } }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } },
     } });
-    const subsets = await eventually('5 pods', async () => {
-      const pods = (await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: 'app=ryw-spread' })).items;
-      return pods.length === 5 ? pods.map((p) => (JSON.parse(p.metadata.annotations?.['apps.kruise.io/matched-workloadspread'] ?? '{}') as { subset?: string }).subset) : undefined;
-    }, 60_000);
+    const subsets = await placedSubsets('ryw-spread', 5);
     expect(subsets.filter((s) => s === 'first')).toHaveLength(2);
     expect(subsets.filter((s) => s === 'rest')).toHaveLength(3);
     await env.kube.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'ryw-spread', namespace: env.ns } }, { propagationPolicy: 'Background' });
@@ -120,10 +124,7 @@ describe('WorkloadSpread', () => {
     } });
     // Only the scale subresource changes: the Deployment object itself is never updated by us.
     await env.kube.patch(deployment, { spec: { replicas: 4 } }, 'merge', 'scale');
-    const subsets = await eventually('4 pods', async () => {
-      const pods = (await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: 'app=ryw-scaled' })).items;
-      return pods.length === 4 ? pods.map((p) => (JSON.parse(p.metadata.annotations?.['apps.kruise.io/matched-workloadspread'] ?? '{}') as { subset?: string }).subset) : undefined;
-    }, 60_000);
+    const subsets = await placedSubsets('ryw-scaled', 4);
     expect(subsets.filter((x) => x === 'half')).toHaveLength(2);
     expect(subsets.filter((x) => x === 'rest')).toHaveLength(2);
     await env.kube.delete(deployment, { propagationPolicy: 'Background' });
