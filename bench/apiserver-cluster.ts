@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { KubeHttp, KubeObject } from '../src/kube/http.js';
-import { INJECTED_LIST_ANNOTATION } from '../src/sidecarset/types.js';
+import { INJECTED_LIST_ANNOTATION } from '../src/workload/sidecar-update-state.js';
 import type { ControlPlane } from '../test/cluster/control-plane.js';
 import type { Send } from './load.js';
 import { BENCH_NAMESPACE } from './pod-review.js';

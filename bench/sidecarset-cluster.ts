@@ -5,18 +5,12 @@
 // to "payments" with other selectors, or cluster-wide with selectors, namespace selectors or a
 // paused strategy that reject the pod, so the index and the matcher both do real work.
 import type { Lister } from '../src/edge-state/live-state.js';
-import { controllerRevisionName, hashControllerRevision, revisionData, revisionDataJson } from '../src/sidecarset/controller/revisions.js';
+import { controllerRevisionName, hashControllerRevision, revisionDataJson } from '../src/workload/revisions.js';
+import { revisionData } from '../src/sidecarset/controller/revisions.js';
 import { defaultSidecarSet, withHashAnnotations } from '../src/sidecarset/defaults.js';
-import {
-  DEFAULT_KRUISE_NAMESPACE,
-  ENV_IS_INJECTED,
-  INJECTED_LIST_ANNOTATION,
-  KRUISE_CONFIGURATION,
-  PATCH_POD_METADATA_WHITELIST_KEY,
-  SIDECARSET_NAME_LABEL,
-  type SidecarContainer,
-  type SidecarSet,
-} from '../src/sidecarset/types.js';
+import { DEFAULT_KRUISE_NAMESPACE, KRUISE_CONFIGURATION } from '../src/kube/kruise-configuration.js';
+import { PATCH_POD_METADATA_WHITELIST_KEY, SIDECARSET_NAME_LABEL, type SidecarContainer, type SidecarSet } from '../src/sidecarset/types.js';
+import { ENV_IS_INJECTED, INJECTED_LIST_ANNOTATION } from '../src/workload/sidecar-update-state.js';
 import { BENCH_NAMESPACE, podAdmissionReview } from './pod-review.js';
 
 export const SET_COUNT = 1_000;

@@ -4,7 +4,7 @@
 // not all allowed against the same count. A status that does not describe the current generation
 // allows nothing. The webhook and its ledger stay the authority; this only keeps the controller
 // from planning updates that will be refused. Pure.
-import type { DisruptionBudget, DisruptionBudgetSource } from '../sidecarset/controller/disruption.js';
+import type { DisruptionBudget, DisruptionBudgetSource } from '../workload/disruption.js';
 import { isPodAvailableForBudget } from './pod-state.js';
 import { NO_PROTECT_ANNOTATION, protectedOperations, RELATED_PUB_ANNOTATION } from './types.js';
 

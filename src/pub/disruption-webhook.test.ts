@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../admission/types.js';
-import type { Pod } from '../sidecarset/controller/pod.js';
+import type { Pod } from '../workload/pods.js';
 import { PODS_COLLECTION, PUBS_COLLECTION } from './collections.js';
 import { checkPodDisruptionHandler } from './disruption-webhook.js';
 import { pubLedgerRef } from './ledger.js';

@@ -12,7 +12,7 @@
 import { allow, deny, type AdmissionHandler, type AdmissionInput, type Verdict } from '../admission/types.js';
 import { type ClusterState, type Snapshot } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
-import type { Pod } from '../sidecarset/controller/pod.js';
+import type { Pod } from '../workload/pods.js';
 import { PUB_STALE_AFTER_MS, type PubCheckRequest, type PubCheckResult } from './check.js';
 import { PODS_COLLECTION, PUBS_COLLECTION } from './collections.js';
 import { pubLedgerRef } from './ledger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../sidecarset/controller/pod.js';
+import type { Pod } from '../workload/pods.js';
 import { isPodAvailableForBudget } from './pod-state.js';
 import { readyPod } from './test-builders.js';
 

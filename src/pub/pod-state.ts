@@ -3,9 +3,8 @@
 // what its spec says (digest images checked against status imageIDs; otherwise no sidecar and no
 // OpenKruise in-place update is mid-flight). The generic pod and sidecar predicates are the
 // SidecarSet controller's; this file only composes them as OpenKruise's PUB control does. Pure.
-import { isSidecarUpdateCompleted } from '../sidecarset/controller/pod-state.js';
-import { containerImageIDs, isContainerImageEqual, isImageDigest, isRunningAndReady, type Pod } from '../sidecarset/controller/pod.js';
-import { ENV_IS_INJECTED, INJECTED_LIST_ANNOTATION } from '../sidecarset/types.js';
+import { isSidecarUpdateCompleted, ENV_IS_INJECTED, INJECTED_LIST_ANNOTATION } from '../workload/sidecar-update-state.js';
+import { containerImageIDs, isContainerImageEqual, isImageDigest, isRunningAndReady, type Pod } from '../workload/pods.js';
 import { hasUnavailableLabel } from './types.js';
 
 export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';

@@ -9,7 +9,7 @@
 // is not checked (only the ReplicaSet hop needs an object), and a ReplicaSet owned by a kind other
 // than Deployment resolves to that owner instead of to the ReplicaSet.
 import { inferredDeployment } from '../kube/deployment-owner.js';
-import { compileSelector, selectorMatches } from '../sidecarset/match.js';
+import { compileSelector, selectorMatches } from '../kube/selectors.js';
 import { parseGroup } from './validate.js';
 import type { PodUnavailableBudget } from './types.js';
 

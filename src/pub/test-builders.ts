@@ -1,5 +1,5 @@
 // Small builders for PUB tests: pods, PUBs, budget states and resync requests.
-import type { Pod } from '../sidecarset/controller/pod.js';
+import type { Pod } from '../workload/pods.js';
 import type { PodFact, PubBudgetState } from './budget-state.js';
 import type { PubResyncRequest } from './resync.js';
 import { PUB_OPERATIONS, RELATED_PUB_ANNOTATION, type PodUnavailableBudget } from './types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { copyLabelSelector, copyLabelValue } from './copy-label.js';
-import { labelValueError } from './match-labels.js';
+import { labelValueError } from '../kube/selectors.js';
 
 describe('copyLabelValue', () => {
   const long = `${'a'.repeat(50)}.b-${'c'.repeat(200)}`;

@@ -25,5 +25,5 @@ export { validateResourceDistributionHandler } from './webhook.js';
 export { formatFieldErrors, type FieldError } from '../kube/field-errors.js';
 export { resourceDistributionWarnings, validateResourceDistribution } from './validate.js';
 export { targetNamespaces, type TargetResult } from './targets.js';
-export { matchesLabelSelector } from './match-labels.js';
+export { matchesLabelSelector } from '../kube/selectors.js';
 export * from './types.js';

@@ -2,7 +2,7 @@
 // pkg/controller/resourcedistribution/utils.go, listNamespacesForDistributor): the union of
 // allNamespaces, includedNamespaces and namespaceLabelSelector, minus excludedNamespaces.
 // Pure: the namespaces are passed in.
-import { isEmptySelector, matchesLabelSelector, selectorProblems, type LabelSelector } from './match-labels.js';
+import { isEmptySelector, matchesLabelSelector, selectorProblems, type LabelSelector } from '../kube/selectors.js';
 import { FORBIDDEN_NAMESPACES, type NamespaceFacts, type ResourceDistribution } from './types.js';
 
 export type TargetResult = {

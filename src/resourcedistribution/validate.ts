@@ -6,7 +6,7 @@
 // dry run would fail on for these two kinds are made here (name, keys, base64, resourceVersion).
 // Pure and Web-only: the Worker runs this.
 import type { FieldError } from '../kube/field-errors.js';
-import { selectorProblems, type LabelSelector } from './match-labels.js';
+import { selectorProblems, type LabelSelector } from '../kube/selectors.js';
 import { isDistributedKind, type ResourceDistribution } from './types.js';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

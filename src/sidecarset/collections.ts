@@ -3,11 +3,11 @@
 // what the webhook uses, to keep edge state small.
 import type { CollectionSpec } from '../edge-state/contracts.js';
 import { metaOf, pick, type Obj } from '../kube/projection.js';
-import { KRUISE_CONFIGURATION, SIDECARSET_NAME_LABEL } from './types.js';
+import { SIDECARSET_NAME_LABEL } from './types.js';
+import { kruiseConfigurationCollection } from '../kube/kruise-configuration.js';
 
 export const SIDECARSETS_COLLECTION = 'sidecarsets';
 export const NAMESPACES_COLLECTION = 'namespaces';
-export const KRUISE_CONFIGURATION_COLLECTION = 'kruise-configuration';
 export const SIDECARSET_REVISIONS_COLLECTION = 'sidecarset-revisions';
 
 /** Keeps only the named metadata fields (absent ones stay absent). */
@@ -30,20 +30,6 @@ export const namespacesCollection: CollectionSpec = {
   apiVersion: 'v1',
   kind: 'Namespace',
   project: (obj) => ({ metadata: pickMeta(obj, ['name', 'labels', 'resourceVersion']) }),
-};
-
-/**
- * The kruise-configuration ConfigMap (patchPodMetadata whitelist). It is selected by name with a
- * field selector, which both the pusher and the live reader pass to the LIST (so other ConfigMaps
- * are not read); the namespace is not fixed here because the Kruise namespace is deployment
- * configuration, so the handler picks the one in its Kruise namespace.
- */
-export const kruiseConfigurationCollection: CollectionSpec = {
-  name: KRUISE_CONFIGURATION_COLLECTION,
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  select: { fieldSelector: `metadata.name=${KRUISE_CONFIGURATION}` },
-  project: (obj) => ({ metadata: pickMeta(obj, ['name', 'namespace', 'resourceVersion']), data: obj.data ?? {} }),
 };
 
 /** SidecarSet ControllerRevisions (labelled with their set's name), for injectionStrategy.revision. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSidecarSet, imageTag, withHashAnnotations } from './defaults.js';
-import { goJSON } from './go-json.js';
+import { goJSON } from '../kube/go-json.js';
 import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, type SidecarSet } from './types.js';
 
 type Obj = Record<string, unknown>;

@@ -10,7 +10,7 @@ import { injectSidecarSets } from './inject.js';
 import { isInjectable } from './match.js';
 import { injectionPlanFor, type InjectionOptions } from './pod-webhook.js';
 import { InjectionPlanCache } from './plan.js';
-import { DEFAULT_KRUISE_NAMESPACE } from './types.js';
+import { DEFAULT_KRUISE_NAMESPACE } from '../kube/kruise-configuration.js';
 
 function readBody(body: unknown): { pod: V1Pod; namespace: string } | string {
   if (!isRecord(body)) return 'body must be a Pod manifest or {"pod": <Pod>, "namespace": "<namespace>"}';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hashInput, safeEncodeString, sidecarSetHash, sidecarSetHashWithoutImage } from './hash.js';
+import { hashInput, sidecarSetHash, sidecarSetHashWithoutImage } from './hash.js';
+import { safeEncodeString } from '../workload/revisions.js';
 import type { SidecarSet } from './types.js';
 
 const set = (spec: Record<string, unknown>) => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', metadata: { name: 's' }, spec }) as unknown as SidecarSet;

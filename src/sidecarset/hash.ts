@@ -3,17 +3,10 @@
 // restartPolicy Always), as lowercase hex mapped through apimachinery's rand.SafeEncodeString.
 // Pods record these values, and the controller compares them, so they must be stable; they are
 // byte-compatible with OpenKruise's for the objects its own defaulting produces.
-import { encodeSidecarContainers } from './go-json.js';
+import { encodeSidecarContainers } from '../kube/go-json.js';
 import type { SidecarContainer, SidecarSet } from './types.js';
+import { safeEncodeString } from '../workload/revisions.js';
 
-const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** rand.SafeEncodeString: each character → SAFE_ALPHABET[code % 27] (no vowels, no look-alikes). */
-export function safeEncodeString(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) out += SAFE_ALPHABET[s.charCodeAt(i) % SAFE_ALPHABET.length];
-  return out;
-}
 
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));

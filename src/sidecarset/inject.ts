@@ -11,15 +11,10 @@ import {
   workingHotUpgradeContainers,
   type HashEntry,
 } from './controller/annotations.js';
-import { rfc3339, type Container } from './controller/pod.js';
+import { rfc3339, type Container } from '../workload/pods.js';
 import { appendMissing, buildSidecars, type BuiltSidecar, type PodMetaLike, type PodSpecLike, type Volume } from './sidecars.js';
-import {
-  HASH_ANNOTATION,
-  HASH_WITHOUT_IMAGE_ANNOTATION,
-  INJECTED_LIST_ANNOTATION,
-  WORKING_HOTUPGRADE_CONTAINER_ANNOTATION,
-  type SidecarSet,
-} from './types.js';
+import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, WORKING_HOTUPGRADE_CONTAINER_ANNOTATION, type SidecarSet } from './types.js';
+import { INJECTED_LIST_ANNOTATION } from '../workload/sidecar-update-state.js';
 
 export type InjectablePod = {
   metadata?: PodMetaLike & { name?: string; generateName?: string; namespace?: string; [k: string]: unknown };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { candidatesFor, indexSidecarSets, matchSidecarSets, type IndexedSidecarSet, type Labels, type SidecarSetIndex } from './match.js';
+import { candidatesFor, indexSidecarSets, matchSidecarSets, type IndexedSidecarSet, type SidecarSetIndex } from './match.js';
+import type { Labels } from '../kube/selectors.js';
 import type { SidecarSet } from './types.js';
 import { seededRandom } from '../../test/fixtures/seeded-random.js';
 

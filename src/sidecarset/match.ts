@@ -4,61 +4,10 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { AdmissionInput } from '../admission/types.js';
 import type { SidecarSet } from './types.js';
-
-export type Labels = Readonly<Record<string, string>>;
+import { compileSelector, selectorMatches, type CompiledSelector, type Labels } from '../kube/selectors.js';
 
 /** One SidecarSet's verdict for one pod. `error` is set when OpenKruise fails the whole request. */
 export type MatchResult = { set: string; matched: boolean; reason: string; error?: string };
-
-type LabelSelector = {
-  matchLabels?: Record<string, string> | null;
-  matchExpressions?: { key: string; operator: string; values?: string[] | null }[] | null;
-};
-type Requirement = { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values: readonly string[] };
-
-/**
- * A label selector converted the way OpenKruise's ValidatedLabelSelectorAsSelector does it: a
- * missing selector matches nothing, an empty one everything, and only an unknown operator is an
- * error (keys and values are not re-validated).
- */
-export type CompiledSelector =
-  | { kind: 'nothing' }
-  | { kind: 'everything' }
-  | { kind: 'requirements'; requirements: readonly Requirement[] }
-  | { kind: 'invalid'; error: string };
-
-const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
-
-export function compileSelector(sel: LabelSelector | null | undefined): CompiledSelector {
-  if (!sel) return { kind: 'nothing' };
-  const labels = Object.entries(sel.matchLabels ?? {});
-  const exprs = sel.matchExpressions ?? [];
-  if (labels.length + exprs.length === 0) return { kind: 'everything' };
-  const requirements: Requirement[] = labels.map(([key, v]) => ({ key, operator: 'In', values: [v] }));
-  for (const e of exprs) {
-    if (!OPERATORS.has(e.operator)) return { kind: 'invalid', error: `${JSON.stringify(e.operator)} is not a valid pod selector operator` };
-    requirements.push({ key: e.key, operator: e.operator as Requirement['operator'], values: e.values ?? [] });
-  }
-  return { kind: 'requirements', requirements };
-}
-
-export function selectorMatches(sel: CompiledSelector, labels: Labels = {}): boolean {
-  if (sel.kind === 'everything') return true;
-  if (sel.kind !== 'requirements') return false;
-  return sel.requirements.every((r) => {
-    const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-    switch (r.operator) {
-      case 'In':
-        return has && r.values.includes(labels[r.key]!);
-      case 'NotIn':
-        return !has || !r.values.includes(labels[r.key]!);
-      case 'Exists':
-        return has;
-      case 'DoesNotExist':
-        return !has;
-    }
-  });
-}
 
 // ---- Pre-filter (§2.4.1) ----------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ import type { V1ControllerRevision } from '@kubernetes/client-node';
 import type { Snapshot } from '../edge-state/contracts.js';
 import { deepFreeze } from '../kube/frozen.js';
 import { sidecarSetHash, sidecarSetHashWithoutImage } from './hash.js';
-import { indexSidecarSets, type Labels, type SidecarSetIndex } from './match.js';
+import { indexSidecarSets, type SidecarSetIndex } from './match.js';
+import type { Labels } from '../kube/selectors.js';
 import { restoreSidecarSet, revisionMemo, type RevisionMemo } from './revision.js';
 import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, SIDECARSET_NAME_LABEL, type SidecarSet } from './types.js';
 

@@ -11,7 +11,8 @@ import { decideInjection } from './decide-injection.js';
 import { injectSidecarSets } from './inject.js';
 import { isInjectable } from './match.js';
 import { InjectionPlanCache, type InjectionPlan } from './plan.js';
-import { DEFAULT_KRUISE_NAMESPACE, type SidecarSet } from './types.js';
+import { DEFAULT_KRUISE_NAMESPACE } from '../kube/kruise-configuration.js';
+import { type SidecarSet } from './types.js';
 
 export type InjectionOptions = {
   /** Where SidecarSet ControllerRevisions live. Default kruise-system. */

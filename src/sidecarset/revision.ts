@@ -17,7 +17,7 @@
 import { deepFreeze } from '../kube/frozen.js';
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
 import { cloneJson } from './clone.js';
-import { compileSelector, selectorMatches } from './match.js';
+import { compileSelector, selectorMatches } from '../kube/selectors.js';
 import {
   CUSTOM_VERSION_LABEL,
   HASH_ANNOTATION,

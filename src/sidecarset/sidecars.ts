@@ -4,16 +4,9 @@
 import { frozenDerivation } from '../kube/frozen.js';
 import { cloneJson, cloneJsonWithout } from './clone.js';
 import { hotUpgradeContainerNames, isHotUpgradeContainer } from './controller/pod-state.js';
-import type { Container, EnvVar } from './controller/pod.js';
-import {
-  ENV_IS_INJECTED,
-  ENV_SIDECARSET_VERSION,
-  ENV_SIDECARSET_VERSION_ALT,
-  VERSION_ALT_ANNOTATION_PREFIX,
-  VERSION_ANNOTATION_PREFIX,
-  type SidecarContainer,
-  type SidecarSet,
-} from './types.js';
+import type { Container, EnvVar } from '../workload/pods.js';
+import { ENV_IS_INJECTED } from '../workload/sidecar-update-state.js';
+import { ENV_SIDECARSET_VERSION, ENV_SIDECARSET_VERSION_ALT, VERSION_ALT_ANNOTATION_PREFIX, VERSION_ANNOTATION_PREFIX, type SidecarContainer, type SidecarSet } from './types.js';
 
 type Obj = Record<string, unknown>;
 export type VolumeMount = { name: string; mountPath: string; subPathExpr?: string; [k: string]: unknown };

@@ -5,10 +5,6 @@ export type { SidecarSet, SidecarContainer } from '../api/apps/sidecarset.js';
 /** On the SidecarSet (§2.2) and, as JSON maps by SidecarSet name, on injected pods (§2.4.6). */
 export const HASH_ANNOTATION = 'kruise.io/sidecarset-hash';
 export const HASH_WITHOUT_IMAGE_ANNOTATION = 'kruise.io/sidecarset-hash-without-image';
-/** On pods: comma-joined, sorted names of the SidecarSets injected (§2.4.6). */
-export const INJECTED_LIST_ANNOTATION = 'kruise.io/sidecarset-injected-list';
-/** On pods: JSON SidecarSet → {revision, updateTimestamp, lastContainerStatuses} (controller, §2.4.8). */
-export const INPLACE_UPDATE_STATE_ANNOTATION = 'kruise.io/sidecarset-inplace-update-state';
 /** On pods: JSON sidecar container → the working one of its hot-upgrade pair (§2.4.7). */
 export const WORKING_HOTUPGRADE_CONTAINER_ANNOTATION = 'kruise.io/sidecarset-working-hotupgrade-container';
 /** Prefixes of the per-container hot-upgrade version annotations (§2.4.7). */
@@ -17,13 +13,9 @@ export const VERSION_ALT_ANNOTATION_PREFIX = 'versionalt.sidecarset.kruise.io/';
 /** Label on a SidecarSet, copied to its ControllerRevisions; selects revisions by custom version (§2.4.3). */
 export const CUSTOM_VERSION_LABEL = 'apps.kruise.io/sidecarset-custom-version';
 
-/** Env every injected sidecar gets, marking it as a sidecar (§2.4.5). */
-export const ENV_IS_INJECTED = 'IS_INJECTED';
 export const ENV_SIDECARSET_VERSION = 'SIDECARSET_VERSION';
 export const ENV_SIDECARSET_VERSION_ALT = 'SIDECARSET_VERSION_ALT';
 
-/** The Kruise configuration ConfigMap (in the Kruise namespace) and its whitelist key (§2.3). */
-export const KRUISE_CONFIGURATION = 'kruise-configuration';
 export const PATCH_POD_METADATA_WHITELIST_KEY = 'SidecarSet_PatchPodMetadata_WhiteList';
 
 /** One entry of the pod's hash annotations (§2.4.5): Go's JSON field order matters for equality. */
@@ -38,5 +30,3 @@ export type SidecarSetHashEntry = {
 /** Label the controller puts on a SidecarSet's ControllerRevisions: the SidecarSet's name (§2.4.3). */
 export const SIDECARSET_NAME_LABEL = 'kruise.io/sidecarset-name';
 
-/** Where OpenKruise keeps kruise-configuration and SidecarSet revisions unless POD_NAMESPACE says otherwise. */
-export const DEFAULT_KRUISE_NAMESPACE = 'kruise-system';

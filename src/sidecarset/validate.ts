@@ -21,7 +21,7 @@ import {
   type LabelSelector,
   type Labels,
 } from '../kube/validation.js';
-import * as labelSelectors from '../resourcedistribution/match-labels.js';
+import * as labelSelectors from '../kube/selectors.js';
 import { isNativeSidecar } from './hash.js';
 import { restoreSidecarSet } from './revision.js';
 import { CUSTOM_VERSION_LABEL, PATCH_POD_METADATA_WHITELIST_KEY, SIDECARSET_NAME_LABEL, type SidecarSet } from './types.js';

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmissionInput, Operation } from '../admission/types.js';
 import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
-import {
-  KRUISE_CONFIGURATION_COLLECTION,
-  NAMESPACES_COLLECTION,
-  SIDECARSETS_COLLECTION,
-  SIDECARSET_REVISIONS_COLLECTION,
-  kruiseConfigurationCollection,
-  namespacesCollection,
-  sidecarSetRevisionsCollection,
-} from './collections.js';
+import { KRUISE_CONFIGURATION_COLLECTION, kruiseConfigurationCollection } from '../kube/kruise-configuration.js';
+import { NAMESPACES_COLLECTION, SIDECARSETS_COLLECTION, SIDECARSET_REVISIONS_COLLECTION, namespacesCollection, sidecarSetRevisionsCollection } from './collections.js';
 import { defaultSidecarSet } from './defaults.js';
 import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, type SidecarSet } from './types.js';
 import {

@@ -6,14 +6,10 @@ import type { V1ControllerRevision } from '@kubernetes/client-node';
 import { allow, deny, type AdmissionHandler, type HandlerMatch, type RegisteredHandler, type StateNeeds } from '../admission/types.js';
 import { formatFieldErrors } from '../kube/field-errors.js';
 import { isRecord, type Labels } from '../kube/validation.js';
-import {
-  KRUISE_CONFIGURATION_COLLECTION,
-  NAMESPACES_COLLECTION,
-  SIDECARSETS_COLLECTION,
-  SIDECARSET_REVISIONS_COLLECTION,
-} from './collections.js';
+import { KRUISE_CONFIGURATION_COLLECTION, DEFAULT_KRUISE_NAMESPACE, KRUISE_CONFIGURATION } from '../kube/kruise-configuration.js';
+import { NAMESPACES_COLLECTION, SIDECARSETS_COLLECTION, SIDECARSET_REVISIONS_COLLECTION } from './collections.js';
 import { defaultSidecarSet, withHashAnnotations } from './defaults.js';
-import { DEFAULT_KRUISE_NAMESPACE, KRUISE_CONFIGURATION, type SidecarSet } from './types.js';
+import { type SidecarSet } from './types.js';
 import { parsePatchMetadataWhitelist, validateSidecarSet, type SidecarSetValidationContext } from './validate.js';
 
 export type SidecarSetWebhookOptions = {

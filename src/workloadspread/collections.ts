@@ -6,10 +6,9 @@
 import type { CollectionSpec } from '../edge-state/contracts.js';
 import { asObj, pick, type Obj } from '../kube/projection.js';
 import { ACTIVE_PODS_COLLECTION, activePodsCollection } from '../kube/active-pods.js';
-import { KRUISE_CONFIGURATION_COLLECTION, kruiseConfigurationCollection } from '../sidecarset/collections.js';
+import { KRUISE_CONFIGURATION_COLLECTION, kruiseConfigurationCollection } from '../kube/kruise-configuration.js';
 import { POD_TEMPLATE_HASH_LABEL, WS_API_VERSION, WS_KIND } from './types.js';
 
-export { KRUISE_CONFIGURATION_COLLECTION };
 export const WORKLOADSPREADS_COLLECTION = 'workloadspreads';
 
 

@@ -4,7 +4,8 @@
 // the reconciler is exported from ./controller/reconciler.ts for src/reconcile/all.ts.
 import type { AdmissionHandler, RegisteredHandler, StateNeeds } from '../admission/types.js';
 import type { Feature } from '../edge-state/contracts.js';
-import { KRUISE_CONFIGURATION_COLLECTION, WORKLOADSPREADS_COLLECTION, workloadSpreadCollections } from './collections.js';
+import { KRUISE_CONFIGURATION_COLLECTION } from '../kube/kruise-configuration.js';
+import { WORKLOADSPREADS_COLLECTION, workloadSpreadCollections } from './collections.js';
 import { workloadSpreadLedgerKind } from './ledger.js';
 import { WS_API_VERSION, WS_KIND } from './types.js';
 import { makePlacePodHandler, makeRecordDeletionHandler, makeRecordEvictionHandler, type WorkloadSpreadWebhookOptions } from './webhook.js';

@@ -1,7 +1,7 @@
 // Puts a pod into a subset (../shared/SEMANTICS.md §3.3 step 4): tolerations, node affinity terms, the
 // subset's strategic merge patch, and the matched-workloadspread annotation. Pure: returns a new
 // pod, or the patch error that fails the request.
-import { goString } from '../sidecarset/go-json.js';
+import { goString } from '../kube/go-json.js';
 import { isRecord } from '../kube/validation.js';
 import { strategicMergePod } from './strategic-merge.js';
 import { MATCHED_WORKLOADSPREAD_ANNOTATION, type MatchedWorkloadSpread, type Pod, type WorkloadSpread } from './types.js';

@@ -2,7 +2,7 @@
 // in list order, whose targetRef is the pod's controller or an ancestor of it (Deployment through
 // its ReplicaSet, whitelisted custom workloads through their subresources), and whose targetFilter
 // selects the pod. Pure: owner objects come from a lookup over pushed collections.
-import { compileSelector, selectorMatches } from '../sidecarset/match.js';
+import { compileSelector, selectorMatches } from '../kube/selectors.js';
 import { groupOf, type Pod, type WorkloadSpread, type WorkloadSpreadTargetFilter } from './types.js';
 import { isHandledKind, type CustomWorkloadWhitelist } from './workloads.js';
 import { inferredDeployment } from '../kube/deployment-owner.js';

@@ -15,7 +15,7 @@ import type { FieldError } from '../kube/field-errors.js';
 import { defaultPodSpecParts } from '../kube/pod-defaults.js';
 import { validatePodParts } from '../kube/pod-validation.js';
 import { isRecord } from '../kube/validation.js';
-import { goJSON } from '../sidecarset/go-json.js';
+import { goJSON } from '../kube/go-json.js';
 import { strategicMergePod } from './strategic-merge.js';
 
 type Obj = Record<string, unknown>;

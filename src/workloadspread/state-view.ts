@@ -3,10 +3,11 @@
 // pushed workloads, and the target's replicas with when they were observed.
 import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
-import { KRUISE_CONFIGURATION_COLLECTION, WORKLOAD_COLLECTIONS, WORKLOADSPREADS_COLLECTION, workloadCollectionFor } from './collections.js';
+import { KRUISE_CONFIGURATION_COLLECTION, KRUISE_CONFIGURATION } from '../kube/kruise-configuration.js';
+import { WORKLOAD_COLLECTIONS, WORKLOADSPREADS_COLLECTION, workloadCollectionFor } from './collections.js';
 import type { OwnerLookup, OwnerRef } from './owner.js';
 import type { ObservedReplicas } from './subset-state.js';
-import { groupOf, KRUISE_CONFIGURATION, type WorkloadSpread } from './types.js';
+import { groupOf, type WorkloadSpread } from './types.js';
 import { parseCustomWorkloadWhitelist, workloadReplicas, type CustomWorkloadWhitelist } from './workloads.js';
 import { usesPercent } from './choose.js';
 

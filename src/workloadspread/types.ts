@@ -29,8 +29,6 @@ export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
 /** The version key of pods whose workload does not keep versioned subset statuses. */
 export const VERSION_IGNORED = 'versionIgnored';
 
-export const KRUISE_CONFIGURATION = 'kruise-configuration';
-export const DEFAULT_KRUISE_NAMESPACE = 'kruise-system';
 /** Key in kruise-configuration listing custom workloads WorkloadSpread may target. */
 export const CUSTOM_WORKLOAD_WHITELIST_KEY = 'WorkloadSpread_Watch_Custom_Workload_WhiteList';
 

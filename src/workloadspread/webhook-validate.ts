@@ -5,8 +5,9 @@
 import { allow, deny, type AdmissionHandler, type HandlerMatch, type StateNeeds } from '../admission/types.js';
 import { formatFieldErrors } from '../kube/field-errors.js';
 import { isRecord } from '../kube/validation.js';
-import { KRUISE_CONFIGURATION_COLLECTION, WORKLOADSPREADS_COLLECTION, workloadCollectionFor } from './collections.js';
-import { DEFAULT_KRUISE_NAMESPACE, groupOf, KRUISE_CONFIGURATION, WS_GROUP, WS_KIND, type WorkloadSpread } from './types.js';
+import { KRUISE_CONFIGURATION_COLLECTION, DEFAULT_KRUISE_NAMESPACE, KRUISE_CONFIGURATION } from '../kube/kruise-configuration.js';
+import { WORKLOADSPREADS_COLLECTION, workloadCollectionFor } from './collections.js';
+import { groupOf, WS_GROUP, WS_KIND, type WorkloadSpread } from './types.js';
 import { validateWorkloadSpread, type WorkloadSpreadValidationContext } from './validate.js';
 import { parseCustomWorkloadWhitelist } from './workloads.js';
 

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { MemoryLedgers } from '../edge-state/ledger.js';
 import type { AdmissionInput, Verdict } from '../admission/types.js';
 import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
-import { KRUISE_CONFIGURATION_COLLECTION, WORKLOADSPREADS_COLLECTION } from './collections.js';
+import { KRUISE_CONFIGURATION_COLLECTION } from '../kube/kruise-configuration.js';
+import { WORKLOADSPREADS_COLLECTION, WORKLOADSPREAD_PODS_COLLECTION, workloadSpreadPodsCollection } from './collections.js';
 import { parseMatchedWorkloadSpread } from './inject.js';
 import { workloadSpreadLedgerKind, WORKLOADSPREAD_LEDGER, type WorkloadSpreadLedger } from './ledger.js';
 import { pod, subset, workloadSpread } from './test-builders.js';
 import { MATCHED_WORKLOADSPREAD_ANNOTATION, type Pod, type WorkloadSpread } from './types.js';
 import { makePlacePodHandler, makeRecordDeletionHandler, makeRecordEvictionHandler } from './webhook.js';
-import { WORKLOADSPREAD_PODS_COLLECTION, workloadSpreadPodsCollection } from './collections.js';
 
 const NOW = 5_000_000;
 const deploymentRs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }] } };

@@ -16,7 +16,8 @@ import { controllerOf, matchWorkloadSpread } from './owner.js';
 import { isSingleUnlimited, isStatefulSetTarget, seedAccounts, subsetByOrdinal } from './choose.js';
 import { readWhitelist, readWorkloads, readWorkloadSpreads } from './state-view.js';
 import { WORKLOADSPREAD_PODS_COLLECTION } from './collections.js';
-import { DEFAULT_KRUISE_NAMESPACE, type Pod, type WorkloadSpread } from './types.js';
+import { DEFAULT_KRUISE_NAMESPACE } from '../kube/kruise-configuration.js';
+import { type Pod, type WorkloadSpread } from './types.js';
 import { isHandledKind, podVersion } from './workloads.js';
 
 export type WorkloadSpreadWebhookOptions = {

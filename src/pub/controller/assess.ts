@@ -4,8 +4,8 @@
 // fact for the ledger. A workload whose scale cannot be read (an unknown kind, kruise#2571) does
 // not make the budget "allow everything": its observed pods stand in for its scale, and the
 // assessment reports it. A PUB without pods yet (kruise#1857) is assessed like any other. Pure.
-import { isActivePod, type Pod } from '../../sidecarset/controller/pod.js';
-import { scaledValue } from '../../sidecarset/controller/update.js';
+import { isActivePod, type Pod } from '../../workload/pods.js';
+import { scaledValue } from '../../kube/intstr.js';
 import type { PodFact } from '../budget-state.js';
 import { isPodAvailableForBudget } from '../pod-state.js';
 import { podWorkload, pubCoversPod, type Owned, type WorkloadRef } from '../related.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../../sidecarset/controller/pod.js';
+import type { Pod } from '../../workload/pods.js';
 import type { PubBudgetState } from '../budget-state.js';
 import { MemoryLedgers } from '../../edge-state/ledger.js';
 import type { PubCheckResult } from '../check.js';

@@ -5,7 +5,7 @@
 // scale is unknown (kruise#2571), and the `kruise.io/related-pub` back-fill on pods created
 // before their PUB.
 import { emptyPlan, type EventNote, type Plan, type Write } from '../../reconcile/types.js';
-import { isActivePod, type Pod } from '../../sidecarset/controller/pod.js';
+import { isActivePod, type Pod } from '../../workload/pods.js';
 import type { PubBudgetState } from '../budget-state.js';
 import { podWorkload, relatedPub, replicaSetsIn } from '../related.js';
 import { resyncBudget } from '../resync.js';

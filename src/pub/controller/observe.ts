@@ -6,7 +6,7 @@ import type { LedgerRef, Ledgers } from '../../edge-state/ledger.js';
 import { isNotFound } from '../../kube/errors.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
-import type { Pod } from '../../sidecarset/controller/pod.js';
+import type { Pod } from '../../workload/pods.js';
 import { pubLedgerRef } from '../ledger.js';
 import { podWorkload, replicaSetsIn, type Owned, type WorkloadRef } from '../related.js';
 import type { PubBudgetState } from '../budget-state.js';

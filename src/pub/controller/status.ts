@@ -3,7 +3,7 @@
 // patch, entries that went away are written as null, and a map that emptied as null for the whole
 // field (how a merge patch deletes a key). Pure.
 import { mapFieldPatch, omitEmpty } from '../../kube/merge-patch.js';
-import { rfc3339 } from '../../sidecarset/controller/pod.js';
+import { rfc3339 } from '../../workload/pods.js';
 import type { PubBudgetState } from '../budget-state.js';
 import type { PodUnavailableBudgetStatus } from '../types.js';
 

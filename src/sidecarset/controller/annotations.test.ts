@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION } from '../types.js';
+import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION } from '../types.js';
+import { INPLACE_UPDATE_STATE_ANNOTATION } from '../../workload/sidecar-update-state.js';
 import {
   goJson,
   patchPodMetadata,

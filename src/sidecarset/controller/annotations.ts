@@ -6,15 +6,10 @@
 // OpenKruise: pkg/control/sidecarcontrol/util.go (GetPodSidecarSetUpgradeSpecInAnnotations,
 // UpdatePodSidecarSetHash, PatchPodMetadata), sidecarset_control.go (UpdatePodAnnotationsInUpgrade),
 // util_hotupgrade.go (GetPodHotUpgradeInfoInAnnotations).
-import { goJSON } from '../go-json.js';
-import {
-  HASH_ANNOTATION,
-  HASH_WITHOUT_IMAGE_ANNOTATION,
-  INPLACE_UPDATE_STATE_ANNOTATION,
-  WORKING_HOTUPGRADE_CONTAINER_ANNOTATION,
-  type SidecarSet,
-} from '../types.js';
-import { rfc3339, timeOf, type Pod } from './pod.js';
+import { readInPlaceUpdateStates, INPLACE_UPDATE_STATE_ANNOTATION } from '../../workload/sidecar-update-state.js';
+import { goJSON } from '../../kube/go-json.js';
+import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, WORKING_HOTUPGRADE_CONTAINER_ANNOTATION, type SidecarSet } from '../types.js';
+import { rfc3339, timeOf, type Pod } from '../../workload/pods.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Annotations = Readonly<Record<string, string>>;
@@ -179,27 +174,6 @@ export function withUpdatedHashEntry(annotations: Annotations, set: SidecarSet, 
 
 // ---- kruise.io/sidecarset-inplace-update-state ----------------------------------------------
 
-/** InPlaceUpdateState (apis/apps/pub): per SidecarSet, the imageIDs seen before an in-place update. */
-export type InPlaceUpdateState = {
-  revision: string;
-  updateTimestamp: string | null;
-  lastContainerStatuses: Record<string, { imageID?: string }>;
-};
-
-/** The parsed annotation, or undefined when absent; `invalid` when it is not a JSON object. */
-export function readInPlaceUpdateStates(annotations: Annotations | undefined): Record<string, InPlaceUpdateState> | 'invalid' | undefined {
-  const text = annotations?.[INPLACE_UPDATE_STATE_ANNOTATION];
-  if (text === undefined) return undefined;
-  const raw = parseObject(text);
-  if (!raw) return 'invalid';
-  const out: Record<string, InPlaceUpdateState> = {};
-  for (const [name, v] of Object.entries(raw)) {
-    const e = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
-    const last = (typeof e['lastContainerStatuses'] === 'object' && e['lastContainerStatuses'] !== null ? e['lastContainerStatuses'] : {}) as Record<string, { imageID?: string }>;
-    out[name] = { ...(e as object), revision: isStr(e['revision']) ? e['revision'] : '', updateTimestamp: isStr(e['updateTimestamp']) ? e['updateTimestamp'] : null, lastContainerStatuses: last };
-  }
-  return out;
-}
 
 /**
  * UpdatePodAnnotationsInUpgrade: record, for the containers about to change, the imageID their

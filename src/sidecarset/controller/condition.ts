@@ -7,8 +7,8 @@
 // merge patch, which replaces the whole `conditions` list, so the write carries the full list and
 // the pod's resourceVersion: a kubelet update in between makes it a conflict, never a loss. Pure.
 import type { StatusWrite } from '../../reconcile/types.js';
-import { goJSON } from '../go-json.js';
-import { podCondition, rfc3339, type Pod, type PodCondition } from './pod.js';
+import { goJSON } from '../../kube/go-json.js';
+import { podCondition, rfc3339, type Pod, type PodCondition } from '../../workload/pods.js';
 
 export const SIDECARSET_UPGRADABLE = 'SidecarSetUpgradable';
 

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { formatPlan } from '../../reconcile/plan-format.js';
 import type { Plan } from '../../reconcile/types.js';
-import { INJECTED_LIST_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION, type SidecarSet } from '../types.js';
+import { INJECTED_LIST_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION } from '../../workload/sidecar-update-state.js';
+import { type SidecarSet } from '../types.js';
 import { ROLLOUT_REQUEUE_MS, decideSidecarSets } from './decide.js';
-import type { DisruptionBudgetSource } from './disruption.js';
+import type { DisruptionBudgetSource } from '../../workload/disruption.js';
 import type { SidecarSetObserved } from './observe.js';
-import type { Pod } from './pod.js';
-import { controllerRevisionName, hashControllerRevision, revisionData, revisionDataJson, type ControllerRevision } from './revisions.js';
+import type { Pod } from '../../workload/pods.js';
+import { controllerRevisionName, hashControllerRevision, revisionDataJson, type ControllerRevision } from '../../workload/revisions.js';
+import { revisionData } from './revisions.js';
 import { computeStatus } from './status.js';
 import { applyPodPatch, hotSidecar, injectedPod, restarted, sidecar, sidecarSet, withImages } from './test-builders.js';
 import { podPatch, upgradePod } from './update.js';

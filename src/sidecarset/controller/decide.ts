@@ -21,9 +21,9 @@
 // the plan asks to be run again soon, since pod changes do not trigger runs.
 import { emptyPlan, type ObjectRef, type Plan } from '../../reconcile/types.js';
 import { HASH_ANNOTATION, type SidecarSet } from '../types.js';
-import { readInPlaceUpdateStates } from './annotations.js';
+import { readInPlaceUpdateStates } from '../../workload/sidecar-update-state.js';
 import { upgradableConditionWrite } from './condition.js';
-import { ignoreDisruptionBudgets, type DisruptionBudget, type DisruptionBudgetSource } from './disruption.js';
+import { ignoreDisruptionBudgets, type DisruptionBudget, type DisruptionBudgetSource } from '../../workload/disruption.js';
 import { applyFlip, isPodInHotUpgrading, isReadyToFlip } from './hotupgrade.js';
 import type { SidecarSetObserved } from './observe.js';
 import { SIDECARSET_API_VERSION, SIDECARSET_KIND } from './observe.js';
@@ -35,7 +35,7 @@ import {
   matchingPods,
   setName,
 } from './pod-state.js';
-import { podKey, type Pod } from './pod.js';
+import { podKey, type Pod } from '../../workload/pods.js';
 import { planRevisions } from './revisions.js';
 import { computeStatus, statusChanged, type SidecarSetStatus } from './status.js';
 import { podList, podPatch, selectPodsToUpgrade, upgradePod } from './update.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WORKING_HOTUPGRADE_CONTAINER_ANNOTATION } from '../types.js';
 import { applyFlip, containerToHotUpgrade, isPodInHotUpgrading, isReadyToFlip } from './hotupgrade.js';
 import { isPodReadyForSet, isPodSidecarUpdated } from './pod-state.js';
-import type { Pod } from './pod.js';
+import type { Pod } from '../../workload/pods.js';
 import { computeStatus } from './status.js';
 import { EMPTY_IMAGE, applyPodPatch, hotSidecar, injectedPod, restarted, sidecarSet, withImages } from './test-builders.js';
 import { podPatch, upgradePod } from './update.js';

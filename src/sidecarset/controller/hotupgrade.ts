@@ -10,14 +10,8 @@
 // sidecarset_control.go (UpgradeSidecarContainer), pkg/controller/sidecarset/sidecarset_processor.go
 // (updatePodSidecarContainer) and sidecarset_hotupgrade.go (flip). Pure; functions named `apply…`
 // change the draft pod they are given (a copy the caller diffs into a patch).
-import {
-  INPLACE_UPDATE_STATE_ANNOTATION,
-  VERSION_ALT_ANNOTATION_PREFIX,
-  VERSION_ANNOTATION_PREFIX,
-  WORKING_HOTUPGRADE_CONTAINER_ANNOTATION,
-  type SidecarContainer,
-  type SidecarSet,
-} from '../types.js';
+import { INPLACE_UPDATE_STATE_ANNOTATION } from '../../workload/sidecar-update-state.js';
+import { VERSION_ALT_ANNOTATION_PREFIX, VERSION_ANNOTATION_PREFIX, WORKING_HOTUPGRADE_CONTAINER_ANNOTATION, type SidecarContainer, type SidecarSet } from '../types.js';
 import { encodeWorkingHotUpgradeContainers, withInPlaceUpdateState, workingHotUpgradeContainers } from './annotations.js';
 import {
   hotUpgradeContainerNames,
@@ -26,7 +20,7 @@ import {
   podHotUpgradeContainers,
   sidecarContainerNames,
 } from './pod-state.js';
-import { containerStatus, findContainer, isRunningAndReady, type Pod } from './pod.js';
+import { containerStatus, findContainer, isRunningAndReady, type Pod } from '../../workload/pods.js';
 
 export const versionAnnotation = (container: string) => `${VERSION_ANNOTATION_PREFIX}${container}`;
 export const versionAltAnnotation = (container: string) => `${VERSION_ALT_ANNOTATION_PREFIX}${container}`;

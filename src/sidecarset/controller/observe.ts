@@ -9,8 +9,8 @@ import { isNotFound } from '../../kube/errors.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { SIDECARSET_NAME_LABEL, type SidecarSet } from '../types.js';
-import type { Pod } from './pod.js';
-import type { ControllerRevision } from './revisions.js';
+import type { Pod } from '../../workload/pods.js';
+import type { ControllerRevision } from '../../workload/revisions.js';
 
 export const SIDECARSET_API_VERSION = 'apps.kruise.io/v1alpha1';
 export const SIDECARSET_KIND = 'SidecarSet';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { UpdatePriorityStrategy } from '../../api/apps/pub.js';
-import { activePodsLess, expandScatterTerms, scatter, sortByPriority, sortUpdateOrder, trailingInt } from './order.js';
-import type { Pod } from './pod.js';
+import { activePodsLess, expandScatterTerms, scatter, sortByPriority, trailingInt } from '../../workload/order.js';
+import { sortUpdateOrder } from './order.js';
+import type { Pod } from '../../workload/pods.js';
 import { injectedPod, sidecarSet } from './test-builders.js';
 
 const set = sidecarSet();

@@ -2,15 +2,10 @@
 // place? These are OpenKruise's SidecarControl predicates (pkg/control/sidecarcontrol/util.go,
 // sidecarset_control.go, util_hotupgrade.go), which status, rolling update and hot upgrade share.
 // Pure, Web APIs only.
-import { compileSelector, selectorMatches } from '../match.js';
-import {
-  HASH_ANNOTATION,
-  HASH_WITHOUT_IMAGE_ANNOTATION,
-  INJECTED_LIST_ANNOTATION,
-  type SidecarContainer,
-  type SidecarSet,
-} from '../types.js';
-import { podSidecarSetHash, podSidecarSetHashWithoutImage, readInPlaceUpdateStates, workingHotUpgradeContainers } from './annotations.js';
+import { isSidecarUpdateCompleted, INJECTED_LIST_ANNOTATION, readInPlaceUpdateStates } from '../../workload/sidecar-update-state.js';
+import { compileSelector, selectorMatches } from '../../kube/selectors.js';
+import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, type SidecarContainer, type SidecarSet } from '../types.js';
+import { podSidecarSetHash, podSidecarSetHashWithoutImage, workingHotUpgradeContainers } from './annotations.js';
 import {
   containerImageIDs,
   containerStatus,
@@ -20,7 +15,7 @@ import {
   isImageDigest,
   isRunningAndReady,
   type Pod,
-} from './pod.js';
+} from '../../workload/pods.js';
 
 export const setName = (set: SidecarSet): string => set.metadata?.name ?? '';
 
@@ -115,26 +110,6 @@ export function isPodSidecarUpdated(set: SidecarSet, pod: Pod): boolean {
   return setHash(set) === podSidecarSetHash(pod, setName(set));
 }
 
-/**
- * IsSidecarContainerUpdateCompleted: for each of `containers`, an imageID recorded before an
- * in-place update that still shows while the spec image differs from the status image means
- * the kubelet has not restarted it yet.
- */
-export function isSidecarUpdateCompleted(pod: Pod, setNames: readonly string[], containers: ReadonlySet<string>): boolean {
-  const states = readInPlaceUpdateStates(pod.metadata.annotations);
-  if (states === undefined) return true;
-  if (states === 'invalid') return false;
-  const last = new Map<string, string | undefined>();
-  for (const name of [...setNames].sort()) {
-    for (const [c, s] of Object.entries(states[name]?.lastContainerStatuses ?? {})) last.set(c, s?.imageID);
-  }
-  const images = new Map(pod.spec.containers.map((c) => [c.name, c.image ?? '']));
-  for (const cs of pod.status?.containerStatuses ?? []) {
-    if (!containers.has(cs.name) || !last.has(cs.name)) continue;
-    if ((last.get(cs.name) ?? '') === (cs.imageID ?? '') && images.get(cs.name) !== (cs.image ?? '')) return false;
-  }
-  return true;
-}
 
 /**
  * IsPodStateConsistent: the sidecar containers (all of the set's, or `only`) run what their spec

@@ -9,7 +9,7 @@
 // controller (the webhook injects them); the status catches up at the next run.
 import type { Reconciler } from '../../reconcile/types.js';
 import { decideSidecarSets } from './decide.js';
-import type { DisruptionBudgetSource } from './disruption.js';
+import type { DisruptionBudgetSource } from '../../workload/disruption.js';
 import { DEFAULT_KRUISE_NAMESPACE, observeSidecarSets, SIDECARSET_API_VERSION, SIDECARSET_KIND, type SidecarSetObserved } from './observe.js';
 
 export type SidecarSetReconcilerOptions = {

@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Write } from '../../reconcile/types.js';
 import { CUSTOM_VERSION_LABEL, HASH_ANNOTATION, SIDECARSET_NAME_LABEL } from '../types.js';
 import type { SidecarSet } from '../types.js';
-import type { Pod } from './pod.js';
-import {
-  controllerRevisionName,
-  fnv1_32,
-  hashControllerRevision,
-  planRevisions,
-  revisionData,
-  revisionDataJson,
-  type ControllerRevision,
-} from './revisions.js';
-import { safeEncodeString } from '../hash.js';
+import type { Pod } from '../../workload/pods.js';
+import { controllerRevisionName, fnv1_32, hashControllerRevision, revisionDataJson, type ControllerRevision, safeEncodeString } from '../../workload/revisions.js';
+import { planRevisions, revisionData } from './revisions.js';
 import { injectedPod, sidecar, sidecarSet, withImages } from './test-builders.js';
 
 const NS = 'kruise-system';

@@ -13,34 +13,22 @@
 // defaulting produces that is byte for byte what it stores, so revision names agree with its own.
 // Equality of revisions is decided on that spelling, not on the bytes the API server returns.
 import type { ObjectRef, Write } from '../../reconcile/types.js';
-import { encodeSidecarContainers, goJSON } from '../go-json.js';
-import { safeEncodeString } from '../hash.js';
+import { encodeSidecarContainers } from '../../kube/go-json.js';
+import {
+  CONTROLLER_REVISION_HASH_LABEL,
+  compareRevisions,
+  controllerRevisionName,
+  hashControllerRevision,
+  revisionDataJson,
+  type ControllerRevision,
+} from '../../workload/revisions.js';
 import { CUSTOM_VERSION_LABEL, SIDECARSET_NAME_LABEL, type SidecarSet } from '../types.js';
 import { podControllerRevision } from './annotations.js';
 import { setName } from './pod-state.js';
-import { timeOf, type Pod } from './pod.js';
+import type { Pod } from '../../workload/pods.js';
 
-export const CONTROLLER_REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
 const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 
-export type OwnerReference = { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean };
-
-export type ControllerRevision = {
-  apiVersion?: string;
-  kind?: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    creationTimestamp?: string | null;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: OwnerReference[];
-  };
-  data?: unknown;
-  revision: number;
-};
 
 const REVISION_REF = { apiVersion: 'apps/v1', kind: 'ControllerRevision' } as const;
 
@@ -68,37 +56,6 @@ export function revisionData(set: SidecarSet): Record<string, unknown> {
   };
 }
 
-/** The bytes OpenKruise stores as `data` (and hashes): Go's encoding of a map, keys sorted. */
-export function revisionDataJson(data: unknown): string {
-  return goJSON(typeof data === 'string' ? (JSON.parse(data) as unknown) : data);
-}
-
-/** FNV-1 (not 1a), 32 bit, as Go's hash/fnv New32. */
-export function fnv1_32(bytes: Uint8Array): number {
-  let h = 0x811c9dc5;
-  for (const b of bytes) h = (Math.imul(h, 0x01000193) ^ b) >>> 0;
-  return h >>> 0;
-}
-
-/** history.HashControllerRevision: FNV-1 of the data bytes then the collision count in decimal. */
-export function hashControllerRevision(dataJson: string, collisionCount: number): string {
-  const bytes = new TextEncoder().encode(dataJson + String(collisionCount));
-  return safeEncodeString(String(fnv1_32(bytes)));
-}
-
-/** history.ControllerRevisionName: `<prefix>-<hash>`, the prefix cut to 223 characters. */
-export function controllerRevisionName(prefix: string, hash: string): string {
-  return `${prefix.length > 223 ? prefix.slice(0, 223) : prefix}-${hash}`;
-}
-
-/** history.SortControllerRevisions: by .revision, then creation time, then name. */
-export function compareRevisions(a: ControllerRevision, b: ControllerRevision): number {
-  if (a.revision !== b.revision) return a.revision - b.revision;
-  const ta = timeOf(a.metadata.creationTimestamp);
-  const tb = timeOf(b.metadata.creationTimestamp);
-  if (ta !== tb) return ta - tb;
-  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
-}
 
 /** ListControllerRevisions: the set's revisions (by label) that it controls or that nothing controls. */
 export function ownedRevisions(set: SidecarSet, revisions: readonly ControllerRevision[]): ControllerRevision[] {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { INJECTED_LIST_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION, WORKING_HOTUPGRADE_CONTAINER_ANNOTATION } from '../types.js';
+import { INJECTED_LIST_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION } from '../../workload/sidecar-update-state.js';
+import { WORKING_HOTUPGRADE_CONTAINER_ANNOTATION } from '../types.js';
 import { matchingPods } from './pod-state.js';
-import type { Pod } from './pod.js';
+import type { Pod } from '../../workload/pods.js';
 import { computeStatus, statusChanged } from './status.js';
 import { hotSidecar, injectedPod, sidecarSet, withImages } from './test-builders.js';
 

@@ -7,7 +7,7 @@
 // not "matched".
 import type { SidecarSet } from '../types.js';
 import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent } from './pod-state.js';
-import type { Pod } from './pod.js';
+import type { Pod } from '../../workload/pods.js';
 
 export type SidecarSetStatus = {
   observedGeneration: number;

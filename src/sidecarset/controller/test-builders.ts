@@ -2,13 +2,9 @@
 // webhook would have injected them from such a set. Hashes are stand-ins (the controller only
 // compares them), derived from the images so that an image change changes the hash and nothing else.
 import type { SidecarContainer, SidecarSet } from '../types.js';
-import {
-  HASH_ANNOTATION,
-  HASH_WITHOUT_IMAGE_ANNOTATION,
-  INJECTED_LIST_ANNOTATION,
-  WORKING_HOTUPGRADE_CONTAINER_ANNOTATION,
-} from '../types.js';
-import type { Container, ContainerStatus, Pod } from './pod.js';
+import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, WORKING_HOTUPGRADE_CONTAINER_ANNOTATION } from '../types.js';
+import { INJECTED_LIST_ANNOTATION } from '../../workload/sidecar-update-state.js';
+import type { Container, ContainerStatus, Pod } from '../../workload/pods.js';
 
 export const EMPTY_IMAGE = 'empty:1';
 

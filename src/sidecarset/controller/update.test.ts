@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { HASH_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION, type SidecarSet } from '../types.js';
-import type { DisruptionBudget } from './disruption.js';
+import { HASH_ANNOTATION, type SidecarSet } from '../types.js';
+import { INPLACE_UPDATE_STATE_ANNOTATION } from '../../workload/sidecar-update-state.js';
+import type { DisruptionBudget } from '../../workload/disruption.js';
 import { isPodSidecarUpdated } from './pod-state.js';
-import type { Pod } from './pod.js';
-import { maxUnavailableOf, partitionReplicas, podPatch, selectPodsToUpgrade, upgradePod } from './update.js';
+import type { Pod } from '../../workload/pods.js';
+import { maxUnavailableOf, podPatch, selectPodsToUpgrade, upgradePod } from './update.js';
+import { partitionReplicas } from '../../kube/intstr.js';
 import { applyPodPatch, injectedPod, sidecar, sidecarSet, withImages } from './test-builders.js';
 
 const v1 = sidecarSet({ containers: [sidecar('proxy', 'proxy:1'), sidecar('log', 'log:1')] });

@@ -4,10 +4,11 @@
 // only when its without-image hash equals the set's; otherwise it is "not upgradable" and skipped
 // (the pod must be recreated to get the new sidecars). Pure.
 import type { Write } from '../../reconcile/types.js';
-import { compileSelector, selectorMatches } from '../match.js';
-import { INPLACE_UPDATE_STATE_ANNOTATION, type SidecarSet } from '../types.js';
+import { compileSelector, selectorMatches } from '../../kube/selectors.js';
+import { INPLACE_UPDATE_STATE_ANNOTATION } from '../../workload/sidecar-update-state.js';
+import { type SidecarSet } from '../types.js';
 import { patchPodMetadata, withInPlaceUpdateState, withUpdatedHashEntry } from './annotations.js';
-import type { DisruptionBudget } from './disruption.js';
+import type { DisruptionBudget } from '../../workload/disruption.js';
 import { applyHotUpgradeSwap } from './hotupgrade.js';
 import { sortUpdateOrder } from './order.js';
 import {
@@ -18,33 +19,8 @@ import {
   setName,
   sidecarSetUpgradability,
 } from './pod-state.js';
-import { findContainer, podKey, type Pod } from './pod.js';
-
-type IntOrString = number | string;
-
-/** intstr.GetScaledValueFromIntOrPercent: an int as is, "N%" of total (rounded up or down); else an error. */
-export function scaledValue(v: IntOrString, total: number, roundUp: boolean): number | { error: string } {
-  if (typeof v === 'number') return Math.trunc(v);
-  if (!v.endsWith('%')) return { error: `invalid value for IntOrString: invalid type: string is not a percentage` };
-  const digits = v.slice(0, -1);
-  if (!/^[+-]?\d+$/.test(digits)) return { error: `invalid value for IntOrString: invalid value ${JSON.stringify(v)}` };
-  const scaled = (Number(digits) * total) / 100;
-  return roundUp ? Math.ceil(scaled) : Math.floor(scaled);
-}
-
-/**
- * util.CalculatePartitionReplicas: how many of `total` pods stay on the old version. A percentage
- * rounds up, but one below 100% leaves at least one pod to update when there are several; an
- * unusable value counts as 0.
- */
-export function partitionReplicas(partition: IntOrString | undefined, total: number): number {
-  if (partition === undefined || partition === null) return 0;
-  const v = scaledValue(partition, total, true);
-  if (typeof v !== 'number') return 0;
-  let p = v;
-  if (total > 1 && p === total && typeof partition === 'string' && partition !== '100%') p = total - 1;
-  return Math.max(Math.min(p, total), 0);
-}
+import { findContainer, podKey, type Pod } from '../../workload/pods.js';
+import { partitionReplicas, scaledValue } from '../../kube/intstr.js';
 
 /** maxUnavailable: 1 when unset; a percentage of the matching pods, rounded up; unusable ⇒ 0. */
 export function maxUnavailableOf(set: SidecarSet, total: number): number {

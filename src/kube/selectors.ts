@@ -85,32 +85,58 @@ export function isEmptySelector(sel: LabelSelector): boolean {
   return Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0;
 }
 
-function matchesRequirement(req: SelectorRequirement, labels: Labels): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, req.key);
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In':
-      return has && values.includes(labels[req.key]!);
-    case 'NotIn':
-      return !has || !values.includes(labels[req.key]!);
-    case 'Exists':
-      return has;
-    case 'DoesNotExist':
-      return !has;
-    default:
-      return false;
+type Requirement = { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values: readonly string[] };
+
+/**
+ * A label selector converted the way ValidatedLabelSelectorAsSelector does it (OpenKruise uses
+ * it for SidecarSets and PUBs): a missing selector matches nothing, an empty one everything, and
+ * only an unknown operator is an error (keys and values are not re-validated).
+ */
+export type CompiledSelector =
+  | { kind: 'nothing' }
+  | { kind: 'everything' }
+  | { kind: 'requirements'; requirements: readonly Requirement[] }
+  | { kind: 'invalid'; error: string };
+
+const OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
+
+export function compileSelector(sel: LabelSelector | null | undefined): CompiledSelector {
+  if (!sel) return { kind: 'nothing' };
+  const labels = Object.entries(sel.matchLabels ?? {});
+  const exprs = sel.matchExpressions ?? [];
+  if (labels.length + exprs.length === 0) return { kind: 'everything' };
+  const requirements: Requirement[] = labels.map(([key, v]) => ({ key, operator: 'In', values: [v] }));
+  for (const e of exprs) {
+    if (!OPERATORS.has(e.operator)) return { kind: 'invalid', error: `${JSON.stringify(e.operator)} is not a valid pod selector operator` };
+    requirements.push({ key: e.key, operator: e.operator as Requirement['operator'], values: e.values ?? [] });
   }
+  return { kind: 'requirements', requirements };
+}
+
+export function selectorMatches(sel: CompiledSelector, labels: Labels = {}): boolean {
+  if (sel.kind === 'everything') return true;
+  if (sel.kind !== 'requirements') return false;
+  return sel.requirements.every((r) => {
+    const has = Object.prototype.hasOwnProperty.call(labels, r.key);
+    switch (r.operator) {
+      case 'In':
+        return has && r.values.includes(labels[r.key]!);
+      case 'NotIn':
+        return !has || !r.values.includes(labels[r.key]!);
+      case 'Exists':
+        return has;
+      case 'DoesNotExist':
+        return !has;
+    }
+  });
 }
 
 /**
- * Whether `labels` satisfy the selector. Missing selector: false (nothing); empty selector: true
- * (everything); an invalid selector (see selectorProblems) matches nothing.
+ * Whether `labels` satisfy the selector, as LabelSelectorAsSelector would: missing selector: false
+ * (nothing); empty selector: true (everything); an invalid selector (see selectorProblems) matches
+ * nothing.
  */
 export function matchesLabelSelector(sel: LabelSelector | undefined | null, labels: Labels = {}): boolean {
-  if (!sel) return false;
-  if (selectorProblems(sel).length > 0) return false;
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) {
-    if (!Object.prototype.hasOwnProperty.call(labels, k) || labels[k] !== v) return false;
-  }
-  return (sel.matchExpressions ?? []).every((req) => matchesRequirement(req, labels));
+  if (!sel || selectorProblems(sel).length > 0) return false;
+  return selectorMatches(compileSelector(sel), labels);
 }

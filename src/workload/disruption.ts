@@ -9,8 +9,8 @@
 // `kruise.io/related-pub`, status.unavailableAllowed, disruptedPods/unavailablePods, the protected
 // operations) comes with src/pub/; until then `ignoreDisruptionBudgets` allows everything, which is
 // what OpenKruise's controller itself does (it relies on the webhook alone). Pure.
-import type { PodUnavailableBudget } from '../../api/policy/podunavailablebudget.js';
-import type { Pod } from './pod.js';
+import type { PodUnavailableBudget } from '../api/policy/podunavailablebudget.js';
+import type { Pod } from './pods.js';
 
 export type DisruptionVerdict = { allowed: true } | { allowed: false; reason: string };
 

@@ -9,7 +9,7 @@
 // Kubernetes fields, typos) are written after the known ones with sorted keys; Go would drop them,
 // but OpenKruise's own defaulting drops them from the stored object too, so no object it produces
 // differs, while a change to such a field still changes our hash.
-import { canonicalQuantity } from '../kube/quantity.js';
+import { canonicalQuantity } from './quantity.js';
 
 type Kind =
   | 'string'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelKeyError, labelValueError, matchesLabelSelector, selectorProblems, type LabelSelector } from './match-labels.js';
+import { labelKeyError, labelValueError, matchesLabelSelector, selectorProblems, type LabelSelector } from './selectors.js';
 
 const labels = { env: 'prod', team: 'a', 'example.com/tier': 'web' };
 

@@ -1,0 +1,197 @@
+// In which order a workload updates (or deletes) its pods, as OpenKruise's SidecarSet and CloneSet
+// controllers sort them (SortUpdateIndexes in pkg/controller/sidecarset/sidecarset_strategy.go):
+// Kubernetes' ActivePods order (unscheduled, pending and not-ready pods first), then
+// updateStrategy.priorityStrategy (pkg/util/updatesort/priority_sort.go), then
+// updateStrategy.scatterStrategy (pkg/util/updatesort/scatter_sort.go). Everything works on indexes into the matching pods, as
+// OpenKruise does, because scattering weighs the pods waiting against all matching pods. Pure.
+//
+// Quirk not reproduced: OpenKruise's priority sort breaks ties by the pods' position in its cache
+// (larger index first), which undoes the not-ready-first order among equal priorities; ties here
+// keep the ActivePods order, so not-ready pods still go first (the cache order is undefined anyway).
+import type { UpdatePriorityStrategy, UpdateScatterTerm } from '../api/apps/pub.js';
+import { compileSelector, selectorMatches } from '../kube/selectors.js';
+import { isPodReadyCondition, maxContainerRestarts, readyTime, timeOf, type Pod } from './pods.js';
+
+const PHASE_ORDINAL: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+
+/** afterOrZero: a zero time sorts first; otherwise the later time does. */
+function afterOrZero(t1: number, t2: number): boolean {
+  if (t1 === 0 || t2 === 0) return t1 === 0;
+  return t1 > t2;
+}
+
+/** controller.ActivePods Less: whether `a` should be updated (or deleted) before `b`. */
+export function activePodsLess(a: Pod, b: Pod): boolean {
+  const na = a.spec.nodeName ?? '';
+  const nb = b.spec.nodeName ?? '';
+  if (na !== nb && (na === '' || nb === '')) return na === '';
+  const pa = PHASE_ORDINAL[a.status?.phase ?? ''] ?? 0;
+  const pb = PHASE_ORDINAL[b.status?.phase ?? ''] ?? 0;
+  if (pa !== pb) return pa < pb;
+  const ra = isPodReadyCondition(a);
+  const rb = isPodReadyCondition(b);
+  if (ra !== rb) return !ra;
+  if (ra && rb) {
+    const ta = readyTime(a);
+    const tb = readyTime(b);
+    if (ta !== tb) return afterOrZero(ta, tb);
+  }
+  const ca = maxContainerRestarts(a);
+  const cb = maxContainerRestarts(b);
+  if (ca !== cb) return ca > cb;
+  const ka = timeOf(a.metadata.creationTimestamp);
+  const kb = timeOf(b.metadata.creationTimestamp);
+  if (ka !== kb) return afterOrZero(ka, kb);
+  return false;
+}
+
+/** A comparator from a strict "goes before". */
+export const byLess = (less: (i: number, j: number) => boolean) => (i: number, j: number) => (less(i, j) ? -1 : less(j, i) ? 1 : 0);
+
+// ---- Priority ---------------------------------------------------------------------------------
+
+/** getIntFromStringSuffix: the trailing digits of a label value ("sts-10" → 10), else 0. */
+export function trailingInt(v: string): number {
+  const m = /(\d+)$/.exec(v);
+  if (!m) return 0;
+  const n = Number(m[1]);
+  return Number.isSafeInteger(n) ? n : 0;
+}
+
+function weightOf(strategy: UpdatePriorityStrategy, labels: Record<string, string>): number {
+  let weight = 0;
+  for (const term of strategy.weightPriority ?? []) {
+    const sel = compileSelector(term.matchSelector);
+    if (sel.kind !== 'invalid' && selectorMatches(sel, labels)) weight += term.weight;
+  }
+  return weight;
+}
+
+function orderOf(strategy: UpdatePriorityStrategy, labels: Record<string, string>): [number, number] {
+  for (const [i, term] of (strategy.orderPriority ?? []).entries()) {
+    const v = labels[term.orderedKey];
+    if (v !== undefined) return [i, trailingInt(v)];
+  }
+  return [-1, 0];
+}
+
+/**
+ * prioritySort: with weightPriority, heavier pods first; else with orderPriority, pods whose first
+ * present key comes earlier in the list first (pods with none of the keys before all), then the
+ * larger trailing number first.
+ */
+export function sortByPriority(strategy: UpdatePriorityStrategy | undefined, pods: readonly Pod[], indexes: readonly number[]): number[] {
+  if (!strategy || (!strategy.weightPriority?.length && !strategy.orderPriority?.length)) return [...indexes];
+  const labels = (i: number) => pods[i]!.metadata.labels ?? {};
+  const less = (i: number, j: number): boolean => {
+    if (strategy.weightPriority?.length) {
+      const wi = weightOf(strategy, labels(i));
+      const wj = weightOf(strategy, labels(j));
+      return wi > wj;
+    }
+    const [li, oi] = orderOf(strategy, labels(i));
+    const [lj, oj] = orderOf(strategy, labels(j));
+    return li !== lj ? li < lj : oi > oj;
+  };
+  return [...indexes].sort(byLess(less));
+}
+
+// ---- Scatter ----------------------------------------------------------------------------------
+
+/** parseUpdateScatterTerms: `key: "*"` stands for every value of `key` among the pods; duplicates dropped. */
+export function expandScatterTerms(terms: readonly UpdateScatterTerm[], pods: readonly Pod[]): UpdateScatterTerm[] {
+  const out: UpdateScatterTerm[] = [];
+  const add = (t: UpdateScatterTerm) => {
+    if (!out.some((o) => o.key === t.key && o.value === t.value)) out.push(t);
+  };
+  for (const term of terms) {
+    if (term.value !== '*') {
+      add(term);
+      continue;
+    }
+    for (const pod of pods) {
+      const v = pod.metadata.labels?.[term.key];
+      if (v !== undefined) add({ key: term.key, value: v });
+    }
+  }
+  return out;
+}
+
+/** getScatterTerms: with several terms, those matching more waiting pods are applied first. */
+function scatterTermsInUse(terms: readonly UpdateScatterTerm[], pods: readonly Pod[], indexes: readonly number[]): UpdateScatterTerm[] {
+  if (terms.length === 1) return [...terms];
+  const counts = new Map<string, { term: UpdateScatterTerm; count: number }>();
+  for (const term of terms) {
+    for (const i of indexes) {
+      if (pods[i]!.metadata.labels?.[term.key] !== term.value) continue;
+      const id = `${term.key}:${term.value}`;
+      const seen = counts.get(id);
+      if (seen) seen.count += 1;
+      else counts.set(id, { term: { key: term.key, value: term.value }, count: 1 });
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count).map((c) => c.term);
+}
+
+type ScatterGroup = { groupNum: number; matchedGroupSize: number; unmatchedGroupSize: number; unmatchedRemainder: number };
+
+function scatterGroup(matched: number, unmatched: number): ScatterGroup {
+  const groupNum = Math.min(matched, unmatched);
+  return { groupNum, matchedGroupSize: Math.round(matched / groupNum), unmatchedGroupSize: Math.round(unmatched / groupNum), unmatchedRemainder: 0 };
+}
+
+function groupByDensity(totalMatched: number, totalUnmatched: number, updateMatched: number, updateUnmatched: number): ScatterGroup {
+  const total = scatterGroup(totalMatched, totalUnmatched);
+  const update = scatterGroup(updateMatched, updateUnmatched);
+  if (Math.fround(totalUnmatched / totalMatched) >= Math.fround(updateUnmatched / updateMatched)) return update;
+  const g = { ...total, groupNum: 0, unmatchedRemainder: 0 };
+  const byMatched = Math.trunc(updateMatched / g.matchedGroupSize);
+  const byUnmatched = Math.trunc(updateUnmatched / g.unmatchedGroupSize);
+  g.groupNum = byMatched < byUnmatched ? byMatched : byUnmatched;
+  g.unmatchedRemainder = updateUnmatched - g.groupNum * g.unmatchedGroupSize;
+  return g;
+}
+
+/** scatterPodsByRule: interleave pods carrying `term` with the others, keeping one matched pod for last. */
+function scatterByTerm(term: UpdateScatterTerm, pods: readonly Pod[], indexes: readonly number[]): number[] {
+  const hit = (p: Pod) => (p.metadata.labels?.[term.key] ?? '') === term.value;
+  let matched = indexes.filter((i) => hit(pods[i]!));
+  let unmatched = indexes.filter((i) => !hit(pods[i]!));
+  if (matched.length <= 1 || unmatched.length <= 1) return [...indexes];
+  let totalMatched = pods.filter(hit).length;
+  const totalUnmatched = pods.length - totalMatched;
+
+  const last = matched[matched.length - 1]!;
+  matched = matched.slice(0, -1);
+  totalMatched -= 1;
+
+  const group = groupByDensity(totalMatched, totalUnmatched, matched.length, unmatched.length);
+  const out: number[] = [];
+  if (group.unmatchedRemainder > 0) {
+    out.push(...unmatched.slice(0, group.unmatchedRemainder));
+    unmatched = unmatched.slice(group.unmatchedRemainder);
+  }
+  const take = (src: number[], size: number): number[] => {
+    if (src.length === 0) return src;
+    if (src.length < size) {
+      out.push(...src);
+      return [];
+    }
+    out.push(...src.slice(0, size));
+    return src.slice(size);
+  };
+  for (let i = 0; i < group.groupNum; i++) {
+    matched = take(matched, group.matchedGroupSize);
+    unmatched = take(unmatched, group.unmatchedGroupSize);
+  }
+  out.push(...matched, ...unmatched, last);
+  return out;
+}
+
+export function scatter(terms: readonly UpdateScatterTerm[], pods: readonly Pod[], indexes: readonly number[]): number[] {
+  if (terms.length === 0 || indexes.length <= 1) return [...indexes];
+  let out = [...indexes];
+  for (const term of scatterTermsInUse(terms, pods, out)) out = scatterByTerm(term, pods, out);
+  return out;
+}
+
