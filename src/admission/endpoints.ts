@@ -53,7 +53,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     type: 'validating',
     name: 'vkruise.kruise-serverless.io',
     rules: [
-      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads', 'resourcedistributions'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads', 'resourcedistributions', 'clonesets'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['CREATE', 'UPDATE'] },
     ],
     failurePolicy: 'Fail',

@@ -27,3 +27,24 @@ export function partitionReplicas(partition: IntOrString | undefined, total: num
   return Math.max(Math.min(p, total), 0);
 }
 
+
+/**
+ * OpenKruise's util.GetScaledValueFromIntOrPercent, which its workload webhooks use: unlike
+ * Kubernetes' it refuses a missing value and parses the percentage as a float ("12.5%").
+ */
+export function kruiseScaledValue(v: IntOrString | undefined | null, total: number, roundUp: boolean): number | { error: string } {
+  if (v === undefined || v === null) return { error: 'nil value for IntOrString' };
+  if (typeof v === 'number') return Math.trunc(v);
+  if (!v.endsWith('%')) return { error: 'invalid type: string is not a percentage' };
+  const digits = v.slice(0, -1);
+  // strconv.ParseFloat's decimal syntax (hex floats, "inf" and underscores left out).
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(digits)) return { error: `strconv.ParseFloat: parsing ${JSON.stringify(digits)}: invalid syntax` };
+  const scaled = (Number(digits) * total) / 100;
+  return roundUp ? Math.ceil(scaled) : Math.floor(scaled);
+}
+
+/** Go's `%#v` of an intstr.IntOrString, as field.Invalid prints one (a nil pointer: null). */
+export function goIntOrString(v: IntOrString | undefined | null): string {
+  if (v === undefined || v === null) return 'null';
+  return typeof v === 'string' ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}` : `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`;
+}

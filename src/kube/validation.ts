@@ -203,15 +203,18 @@ export function validateLabelSelector(sel: LabelSelector | null | undefined, fie
   return errs;
 }
 
+/** Go's `%#v` of a map[string]string (keys sorted, as fmt prints maps). */
+export function goStringMap(m: Readonly<Record<string, string>> | null | undefined): string {
+  if (!m) return 'map[string]string(nil)';
+  return `map[string]string{${Object.keys(m)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`)
+    .join(', ')}}`;
+}
+
 /** Go's `%#v` of a metav1.LabelSelector, as field.Invalid prints one. */
 export function goLabelSelector(sel: LabelSelector): string {
-  const labels = sel.matchLabels;
-  const ml = labels
-    ? `map[string]string{${Object.keys(labels)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${JSON.stringify(labels[k])}`)
-        .join(', ')}}`
-    : 'map[string]string(nil)';
+  const ml = goStringMap(sel.matchLabels);
   const exprs = sel.matchExpressions;
   const me = exprs
     ? `[]v1.LabelSelectorRequirement{${exprs

@@ -2,6 +2,7 @@
 // maxUnavailable xor minAvailable, immutable selection on UPDATE, and conflicts with the other PUBs
 // of its namespace. Field paths and details are OpenKruise's, including its odd ones
 // ("spec.selector, targetRef", "spec.TargetReference"). Pure.
+import { goIntOrString } from '../kube/intstr.js';
 import type { FieldError } from '../kube/field-errors.js';
 import { goLabelSelector, isValidPercent, NEGATIVE_ERROR, validateLabelSelector, type LabelSelector } from '../kube/validation.js';
 import { isSelectorLooseOverlap } from './selector-overlap.js';
@@ -28,11 +29,6 @@ export function parseGroup(apiVersion: string): { group: string } | { error: str
 function goTargetRef(ref: PubTargetReference): string {
   const q = (s: string | undefined) => JSON.stringify(s ?? '');
   return `v1alpha1.TargetReference{APIVersion:${q(ref.apiVersion)}, Kind:${q(ref.kind)}, Name:${q(ref.name)}}`;
-}
-
-/** Go's `%#v` of an intstr.IntOrString. */
-function goIntOrString(v: number | string): string {
-  return typeof v === 'string' ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}` : `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`;
 }
 
 /** appsvalidation.ValidatePositiveIntOrPercent then IsNotMoreThan100Percent. */

@@ -1,0 +1,20 @@
+// The CloneSet validating webhook on validate-kruise: OpenKruise answers invalid CloneSets with
+// 422 (Unprocessable Entity) and the aggregated field errors. It reads no cluster state.
+import { allow, deny, type AdmissionHandler, type HandlerMatch } from '../admission/types.js';
+import { formatFieldErrors } from '../kube/field-errors.js';
+import { isRecord } from '../kube/validation.js';
+import type { CloneSetLike } from './defaults.js';
+import { validateCloneSet } from './validate.js';
+
+export const CLONESET_GROUP = 'apps.kruise.io';
+export const CLONESET_KIND = 'CloneSet';
+
+export const VALIDATE_CLONESET_MATCH: HandlerMatch = { group: CLONESET_GROUP, kind: CLONESET_KIND, subResource: '', operations: ['CREATE', 'UPDATE'] };
+
+export const validateCloneSetHandler: AdmissionHandler = (req) => {
+  const cs = req.object;
+  if (!isRecord(cs) || !isRecord(cs.spec)) return deny(400, 'the admission request carries no CloneSet');
+  const old = req.operation === 'UPDATE' && isRecord(req.oldObject) && isRecord(req.oldObject.spec) ? (req.oldObject as CloneSetLike) : undefined;
+  const errs = validateCloneSet(cs as CloneSetLike, old);
+  return errs.length ? deny(422, formatFieldErrors(errs)) : allow();
+};

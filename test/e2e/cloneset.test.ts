@@ -1,0 +1,73 @@
+// CloneSet end to end on a real API server, so far its validating webhook on the production Worker
+// (Miniflare over HTTPS): OpenKruise's rules and messages, with no state to push first.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { cloneSetFeature } from '../../src/cloneset/index.js';
+import { KubeApiError } from '../../src/kube/errors.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import { REPO_ROOT } from '../cluster/control-plane.js';
+import { deniedBy } from './support/disrupt.js';
+import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
+
+const VKRUISE = 'vkruise.kruise-serverless.io';
+let env: EdgeEnv;
+
+beforeAll(async () => {
+  env = await startEdgeEnv('cs', [cloneSetFeature]);
+});
+afterAll(async () => env?.dispose());
+
+const seed = (file: string): KubeObject => ({ ...(parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'seeds', file), 'utf8')) as KubeObject) });
+const inNs = (obj: KubeObject): KubeObject => ({ ...obj, metadata: { ...obj.metadata, namespace: env.ns } });
+
+/** 'created', or the status and message the client sees. */
+async function attempt(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return 'created';
+  } catch (e) {
+    if (e instanceof KubeApiError) return `${e.status} ${(e.body as { message?: string } | undefined)?.message ?? e.message}`;
+    throw e;
+  }
+}
+
+describe('the CloneSet validating webhook', () => {
+  it('admits the seeds’ CloneSets, as applied', async () => {
+    for (const file of ['001-cloneset-basic.yaml', '001-cloneset-maxsurge-partition.yaml', '001-cloneset-scatter-strategy.yaml']) {
+      expect(await attempt(env.kube.create(inNs(seed(file)))), file).toBe('created');
+    }
+  });
+
+  it('refuses a selector that does not match the template, with OpenKruise’s message and 422', async () => {
+    const cs = inNs(seed('001-cloneset-basic.yaml'));
+    const bad = { ...cs, metadata: { name: 'mismatch', namespace: env.ns }, spec: { ...(cs.spec as object), selector: { matchLabels: { app: 'other' } } } };
+    const got = await attempt(env.kube.create(bad));
+    expect(got).toMatch(/^422 /);
+    expect(got).toContain(deniedBy(VKRUISE, 'spec.template.metadata.labels: Invalid value: map[string]string{'));
+    expect(got).toContain('`selector` does not match template `labels`');
+  });
+
+  it('refuses maxSurge with InPlaceOnly, and maxUnavailable and maxSurge both 0', async () => {
+    const cs = inNs(seed('001-cloneset-basic.yaml'));
+    const spec = cs.spec as Record<string, unknown>;
+    expect(await attempt(env.kube.create({ ...cs, metadata: { name: 'surge', namespace: env.ns }, spec: { ...spec, updateStrategy: { type: 'InPlaceOnly', maxSurge: 1 } } })))
+      .toBe(`422 ${deniedBy(VKRUISE, 'spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly')}`);
+    expect(await attempt(env.kube.create({ ...cs, metadata: { name: 'stuck', namespace: env.ns }, spec: { ...spec, updateStrategy: { maxUnavailable: 0, maxSurge: 0 } } })))
+      .toBe(`422 ${deniedBy(VKRUISE, 'spec.updateStrategy.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: maxUnavailable and maxSurge should not both be less than 1')}`);
+  });
+
+  it('on update: the selector is immutable, and InPlaceOnly allows image changes only', async () => {
+    const cs = inNs(seed('001-cloneset-basic.yaml'));
+    const spec = cs.spec as { selector: unknown; template: { metadata: { labels: Record<string, string> }; spec: { containers: Record<string, unknown>[] } } };
+    const created = await env.kube.create<KubeObject>({ ...cs, metadata: { name: 'inplace', namespace: env.ns }, spec: { ...spec, updateStrategy: { type: 'InPlaceOnly' } } });
+    const labels = { ...spec.template.metadata.labels, extra: 'x' };
+    expect(await attempt(env.kube.patch(created, { spec: { selector: { matchLabels: labels }, template: { metadata: { labels } } } })))
+      .toBe(`422 ${deniedBy(VKRUISE, "spec: Forbidden: updates to cloneset spec for fields other than 'replicas', 'template', 'lifecycle', 'scaleStrategy', 'updateStrategy', 'minReadySeconds', 'progressDeadlineSeconds', 'volumeClaimTemplates' and 'revisionHistoryLimit' are forbidden")}`);
+    const [first] = spec.template.spec.containers;
+    expect(await attempt(env.kube.patch(created, { spec: { template: { spec: { containers: [{ ...first, image: 'nginx:1.27' }] } } } }))).toBe('created');
+    expect(await attempt(env.kube.patch(created, { spec: { template: { spec: { containers: [{ ...first, image: 'nginx:1.27', env: [{ name: 'A', value: 'b' }] }] } } } })))
+      .toBe(`422 ${deniedBy(VKRUISE, 'spec: Forbidden: only allowed to update images in spec for InPlaceOnly, but found add /containers/0/env')}`);
+  });
+});
