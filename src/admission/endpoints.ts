@@ -49,6 +49,16 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     sideEffects: 'None',
   },
   {
+    // Workload defaults (OpenKruise's mutating webhooks for its workloads): CloneSets so far.
+    path: 'mutate-cloneset',
+    type: 'mutating',
+    name: 'mcloneset.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['clonesets'], operations: ['CREATE', 'UPDATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
     path: 'validate-kruise',
     type: 'validating',
     name: 'vkruise.kruise-serverless.io',

@@ -1,11 +1,14 @@
-// CloneSet: the feature's registration. So far its validating webhook (OpenKruise's rules and
-// messages); the controller, in-place update and revisions follow (issue 14). Web APIs only.
+// CloneSet: the feature's registration. So far its webhooks: defaulting and validation
+// (OpenKruise's defaults, rules and messages); the controller, in-place update and revisions follow (issue 14). Web APIs only.
 import type { Feature } from '../edge-state/contracts.js';
-import { VALIDATE_CLONESET_MATCH, validateCloneSetHandler } from './webhook.js';
+import { defaultCloneSetHandler, VALIDATE_CLONESET_MATCH, validateCloneSetHandler } from './webhook.js';
 
 export const cloneSetFeature: Feature = {
   name: 'cloneset',
-  handlers: [{ endpoint: 'validate-kruise', handler: { match: VALIDATE_CLONESET_MATCH, handle: validateCloneSetHandler } }],
+  handlers: [
+    { endpoint: 'mutate-cloneset', handler: { match: VALIDATE_CLONESET_MATCH, handle: defaultCloneSetHandler } },
+    { endpoint: 'validate-kruise', handler: { match: VALIDATE_CLONESET_MATCH, handle: validateCloneSetHandler } },
+  ],
 };
 
 export { validateCloneSet } from './validate.js';

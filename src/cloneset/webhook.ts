@@ -1,9 +1,10 @@
-// The CloneSet validating webhook on validate-kruise: OpenKruise answers invalid CloneSets with
-// 422 (Unprocessable Entity) and the aggregated field errors. It reads no cluster state.
+// The CloneSet webhooks: defaulting on mutate-cloneset, validation on validate-kruise. OpenKruise
+// answers invalid CloneSets with 422 (Unprocessable Entity) and the aggregated field errors.
+// Neither reads cluster state.
 import { allow, deny, type AdmissionHandler, type HandlerMatch } from '../admission/types.js';
 import { formatFieldErrors } from '../kube/field-errors.js';
 import { isRecord } from '../kube/validation.js';
-import type { CloneSetLike } from './defaults.js';
+import { defaultedCloneSet, type CloneSetLike } from './defaults.js';
 import { validateCloneSet } from './validate.js';
 
 export const CLONESET_GROUP = 'apps.kruise.io';
@@ -17,4 +18,16 @@ export const validateCloneSetHandler: AdmissionHandler = (req) => {
   const old = req.operation === 'UPDATE' && isRecord(req.oldObject) && isRecord(req.oldObject.spec) ? (req.oldObject as CloneSetLike) : undefined;
   const errs = validateCloneSet(cs as CloneSetLike, old);
   return errs.length ? deny(422, formatFieldErrors(errs)) : allow();
+};
+
+/**
+ * SetDefaultsCloneSet: the template's defaults are injected on CREATE, and on UPDATE only when
+ * the template changed (so a stored CloneSet is never rewritten by a newer defaulting alone).
+ */
+export const defaultCloneSetHandler: AdmissionHandler = (req) => {
+  const cs = req.object;
+  if (!isRecord(cs) || !isRecord(cs.spec)) return deny(400, 'the admission request carries no CloneSet');
+  const old = isRecord(req.oldObject) && isRecord(req.oldObject.spec) ? req.oldObject.spec : undefined;
+  const template = req.operation === 'CREATE' || JSON.stringify(cs.spec.template) !== JSON.stringify(old?.template);
+  return allow(defaultedCloneSet(cs as CloneSetLike, { template }));
 };

@@ -33,6 +33,20 @@ async function attempt(call: Promise<unknown>): Promise<string> {
   }
 }
 
+describe('the CloneSet defaulting webhook', () => {
+  it('stores a CloneSet with OpenKruise’s defaults, its template’s included (imagePullPolicy Always)', async () => {
+    const cs = inNs(seed('001-cloneset-basic.yaml'));
+    const stored = (await env.kube.create({ ...cs, metadata: { ...cs.metadata, name: 'defaulted' } })) as KubeObject & { spec: Record<string, unknown> };
+    expect(stored.spec).toMatchObject({
+      revisionHistoryLimit: 10,
+      updateStrategy: { type: 'ReCreate', partition: 0, maxUnavailable: '20%', maxSurge: 0 },
+      template: { spec: { dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', securityContext: {}, terminationGracePeriodSeconds: 30 } },
+    });
+    const containers = (stored.spec.template as { spec: { containers: Record<string, unknown>[] } }).spec.containers;
+    for (const c of containers) expect(c).toMatchObject({ imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' });
+  });
+});
+
 describe('the CloneSet validating webhook', () => {
   it('admits the seeds’ CloneSets, as applied', async () => {
     for (const file of ['001-cloneset-basic.yaml', '001-cloneset-maxsurge-partition.yaml', '001-cloneset-scatter-strategy.yaml']) {
