@@ -140,3 +140,20 @@ export function matchesLabelSelector(sel: LabelSelector | undefined | null, labe
   if (!sel || selectorProblems(sel).length > 0) return false;
   return selectorMatches(compileSelector(sel), labels);
 }
+
+/**
+ * metav1.FormatLabelSelector: the selector as a string (`app=web,tier in (a,b)`), which a scale
+ * subresource reports for HPAs; `<none>` for an empty one.
+ */
+export function formatLabelSelector(sel: LabelSelector | null | undefined): string {
+  if (!sel) return '<none>';
+  const parts = Object.keys(sel.matchLabels ?? {}).sort().map((k) => `${k}=${sel.matchLabels![k]}`);
+  for (const e of sel.matchExpressions ?? []) {
+    const values = [...(e.values ?? [])].sort().join(',');
+    if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
+    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${values})`);
+    else if (e.operator === 'Exists') parts.push(e.key);
+    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+  }
+  return parts.length ? parts.join(',') : '<none>';
+}

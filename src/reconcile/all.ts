@@ -7,6 +7,7 @@ import { sidecarSetReconcilerFor } from '../sidecarset/controller/reconciler.js'
 import { workloadSpreadReconciler } from '../workloadspread/controller/reconciler.js';
 import { pubReconciler } from '../pub/controller/reconciler.js';
 import { pubDisruptionBudgets } from '../pub/budget-source.js';
+import { cloneSetReconciler } from '../cloneset/controller/reconciler.js';
 
 export function reconcilers(): Reconciler[] {
   return [
@@ -16,5 +17,6 @@ export function reconcilers(): Reconciler[] {
     workloadSpreadReconciler as Reconciler,
     // In-place sidecar updates ask the PUBs first (the PUB webhook stays the authority).
     sidecarSetReconcilerFor({ budgets: pubDisruptionBudgets }) as Reconciler,
+    cloneSetReconciler as Reconciler,
   ];
 }

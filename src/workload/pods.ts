@@ -162,3 +162,15 @@ export function timeOf(t: string | null | undefined): number {
 export function rfc3339(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/**
+ * podutil.IsPodAvailable: Ready for at least `minReadySeconds` at `now` (ms); with 0, Ready is
+ * enough. Returns the time it becomes available when it is Ready but not yet, for a wake-up.
+ */
+export function podAvailability(pod: Pod, minReadySeconds: number, now: number): { available: boolean; at?: number } {
+  if (!isPodReadyCondition(pod)) return { available: false };
+  if (minReadySeconds <= 0) return { available: true };
+  const since = readyTime(pod);
+  const at = since + minReadySeconds * 1000;
+  return since > 0 && at <= now ? { available: true } : { available: false, at };
+}

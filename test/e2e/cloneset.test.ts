@@ -5,11 +5,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cloneSetFeature } from '../../src/cloneset/index.js';
+import { cloneSetReconciler } from '../../src/cloneset/controller/reconciler.js';
+import { runLoop } from '../../src/reconcile/loop.js';
+import { runReconciler } from '../../src/reconcile/runner.js';
 import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
+import { eventually } from './support/kube.js';
 
 const VKRUISE = 'vkruise.kruise-serverless.io';
 let env: EdgeEnv;
@@ -83,5 +87,54 @@ describe('the CloneSet validating webhook', () => {
     expect(await attempt(env.kube.patch(created, { spec: { template: { spec: { containers: [{ ...first, image: 'nginx:1.27' }] } } } }))).toBe('created');
     expect(await attempt(env.kube.patch(created, { spec: { template: { spec: { containers: [{ ...first, image: 'nginx:1.27', env: [{ name: 'A', value: 'b' }] }] } } } })))
       .toBe(`422 ${deniedBy(VKRUISE, 'spec: Forbidden: only allowed to update images in spec for InPlaceOnly, but found add /containers/0/env')}`);
+  });
+});
+
+describe('the CloneSet controller (scale and status)', () => {
+  type Pod = KubeObject & { metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string } };
+  const livePods = async (app: string) =>
+    ((await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: `app=${app}` })).items).filter((p) => !p.metadata.deletionTimestamp);
+  const cloneSetOf = (name: string, replicas: number): KubeObject => ({
+    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name, namespace: env.ns },
+    spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } } },
+  });
+
+  it('two back-to-back runs never double-create: fresh LISTs, no expectations', async () => {
+    await env.kube.create(cloneSetOf('twice', 3));
+    const scope = { kind: 'objects' as const, objects: [{ namespace: env.ns, name: 'twice' }] };
+    await runReconciler(env.kube, cloneSetReconciler, { scope, identity: 'cs-e2e-1' });
+    await runReconciler(env.kube, cloneSetReconciler, { scope, identity: 'cs-e2e-2' });
+    const pods = await livePods('twice');
+    expect(pods).toHaveLength(3);
+    for (const p of pods) expect(p.metadata.name).toBe(`twice-${p.metadata.labels?.['apps.kruise.io/cloneset-instance-id']}`);
+  });
+
+  it('through the Node loop: scales out and in, replaces a pod named in podsToDelete, and reports status', async () => {
+    const stop = new AbortController();
+    const loop = runLoop({
+      kube: env.kube, reconcilers: [cloneSetReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
+      run: (r, scope) => runReconciler(env.kube, r, { scope, identity: `cs-loop-${scope.kind}` }),
+    });
+    try {
+      const cs = await env.kube.create(cloneSetOf('looped', 4));
+      await eventually('4 ready pods in status', async () => {
+        const got = await env.kube.get<KubeObject & { status?: { readyReplicas?: number; replicas?: number; updatedReplicas?: number } }>('apps.kruise.io/v1alpha1', 'CloneSet', 'looped', env.ns);
+        return got.status?.readyReplicas === 4 && got.status.updatedReplicas === 4 ? got : undefined;
+      }, 30_000, 50);
+      const victim = (await livePods('looped'))[0]!.metadata.name;
+      await env.kube.patch(cs, { spec: { scaleStrategy: { podsToDelete: [victim] } } });
+      await eventually('the named pod replaced', async () => {
+        const names = (await livePods('looped')).map((p) => p.metadata.name);
+        return names.length === 4 && !names.includes(victim) ? true : undefined;
+      }, 30_000, 50);
+      await env.kube.patch(cs, { spec: { replicas: 2 } });
+      await eventually('scaled in to 2', async () => ((await livePods('looped')).length === 2 ? true : undefined), 30_000, 50);
+      const status = (await env.kube.get<KubeObject & { status?: Record<string, unknown> }>('apps.kruise.io/v1alpha1', 'CloneSet', 'looped', env.ns)).status;
+      expect(status).toMatchObject({ labelSelector: 'app=looped', collisionCount: 0 });
+      expect(String(status?.updateRevision)).toMatch(/^looped-/);
+    } finally {
+      stop.abort();
+      await loop;
+    }
   });
 });

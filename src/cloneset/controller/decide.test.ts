@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../kube/http.js';
+import type { Pod } from '../../workload/pods.js';
+import type { ControllerRevision } from '../../workload/revisions.js';
+import type { CloneSet } from '../types.js';
+import { decideCloneSets } from './decide.js';
+import { newInstanceIds } from './instance-id.js';
+import { chooseUpdateRevision } from './revision-choice.js';
+
+const NOW = new Date('2026-01-01T00:00:00Z');
+const cloneSet = (spec: Partial<CloneSet['spec']> = {}, status?: CloneSet['status']): CloneSet => ({
+  metadata: { name: 'web', namespace: 'ns', uid: 'uid-1', generation: 2, resourceVersion: '7' },
+  spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } }, ...spec },
+  ...(status ? { status } : {}),
+});
+const pod = (cs: CloneSet, id: string, revision: string, over: { ready?: boolean; labels?: Record<string, string>; phase?: string; node?: string } = {}): Pod => ({
+  metadata: {
+    name: `web-${id}`, namespace: 'ns', uid: `pod-${id}`, creationTimestamp: '2025-12-31T00:00:00Z',
+    labels: { app: 'web', 'apps.kruise.io/cloneset-instance-id': id, 'controller-revision-hash': revision, ...over.labels },
+    ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: cs.metadata.uid, controller: true }],
+  },
+  spec: { containers: [{ name: 'app', image: 'nginx:1' }], ...(over.node === '' ? {} : { nodeName: over.node ?? 'n1' }) },
+  status: { phase: over.phase ?? 'Running', conditions: [{ type: 'Ready', status: over.ready === false ? 'False' : 'True', lastTransitionTime: '2025-12-31T00:00:00Z' }] },
+});
+const observed = (cs: CloneSet, pods: Pod[], revisions: ControllerRevision[] = []) => ({ cloneSets: [cs], podsByOwner: new Map([[cs.metadata.uid!, pods]]), revisions });
+const creates = (writes: { op: string; object?: KubeObject }[], kind: string) => writes.filter((w) => w.op === 'create' && w.object?.kind === kind).map((w) => w.object!);
+
+describe('decideCloneSets', () => {
+  it('a new CloneSet: its first revision, then replicas pods named <cs>-<id> with the revision labels and an owner', () => {
+    const cs = cloneSet();
+    const plan = decideCloneSets(observed(cs, []), NOW);
+    const [revision] = creates(plan.writes, 'ControllerRevision') as (KubeObject & { metadata: { name: string; labels: Record<string, string> } })[];
+    expect(revision!.metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]+$/);
+    const pods = creates(plan.writes, 'Pod') as (KubeObject & { metadata: { name: string; labels: Record<string, string>; ownerReferences: unknown[] }; spec: { containers: { imagePullPolicy: string }[] } })[];
+    expect(pods).toHaveLength(3);
+    for (const p of pods) {
+      const id = p.metadata.labels['apps.kruise.io/cloneset-instance-id']!;
+      expect(p.metadata.name).toBe(`web-${id}`);
+      expect(id).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      expect(p.metadata.labels).toMatchObject({ app: 'web', 'controller-revision-hash': revision!.metadata.name, 'pod-template-hash': revision!.metadata.labels['controller-revision-hash'] });
+      expect(p.metadata.ownerReferences).toEqual([{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'uid-1', controller: true, blockOwnerDeletion: true }]);
+      expect(p.spec.containers[0]!.imagePullPolicy).toBe('Always');
+    }
+    expect(new Set(pods.map((p) => p.metadata.name)).size).toBe(3);
+    expect(plan.events.map((e) => e.reason)).toEqual(['SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulCreate']);
+    expect(plan.requeueAfterMs).toBe(3_000);
+  });
+
+  it('the same observation plans the same names (a repeated or racing run collides instead of doubling)', () => {
+    const names = (p: ReturnType<typeof decideCloneSets>) => creates(p.writes, 'Pod').map((o) => o.metadata?.name);
+    expect(names(decideCloneSets(observed(cloneSet(), []), NOW))).toEqual(names(decideCloneSets(observed(cloneSet(), []), NOW)));
+  });
+
+  it('a settled CloneSet: no writes, a status that says so, no wake-up', () => {
+    const cs = cloneSet();
+    const revision = chooseUpdateRevision(cs, []);
+    const rev = { ...revision.create!, metadata: { ...revision.create!.metadata, uid: 'r' } };
+    const pods = newInstanceIds('uid-1', new Set(), 3).map((id) => pod(cs, id, revision.name));
+    const plan = decideCloneSets(observed(cs, pods, [rev]), NOW);
+    expect(plan.writes).toEqual([]);
+    expect(plan.status[0]!.status).toEqual({
+      observedGeneration: 2, replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3, updatedReadyReplicas: 3, updatedAvailableReplicas: 3,
+      expectedUpdatedReplicas: 3, updateRevision: revision.name, currentRevision: revision.name, collisionCount: 0, labelSelector: 'app=web',
+    });
+    expect(plan.requeueAfterMs).toBeUndefined();
+    // Once written, the next run writes nothing.
+    const again = decideCloneSets(observed(cloneSet({}, plan.status[0]!.status as CloneSet['status']), pods, [rev]), NOW);
+    expect(again.status).toEqual([]);
+  });
+
+  it('scale in: unassigned, then not-ready pods go first; a named pod goes and is replaced', () => {
+    const cs = cloneSet({ replicas: 2 });
+    const revision = chooseUpdateRevision(cs, []).name;
+    const pods = [pod(cs, 'aaaaa', revision), pod(cs, 'bbbbb', revision, { ready: false }), pod(cs, 'ccccc', revision, { node: '', phase: 'Pending', ready: false })];
+    const deleted = (p: ReturnType<typeof decideCloneSets>) => p.writes.filter((w) => w.op === 'delete').map((w) => (w as { target: { name: string } }).target.name);
+    expect(deleted(decideCloneSets(observed(cs, pods), NOW))).toEqual(['web-ccccc']);
+    const named = cloneSet({ replicas: 3, scaleStrategy: { podsToDelete: ['web-aaaaa'] } });
+    const plan = decideCloneSets(observed(named, pods), NOW);
+    expect(deleted(plan)).toEqual(['web-aaaaa']);
+    expect(creates(plan.writes, 'Pod')).toHaveLength(1);
+  });
+
+  it('scaleStrategy.maxUnavailable throttles scale-up while new pods are unavailable', () => {
+    const cs = cloneSet({ replicas: 5, scaleStrategy: { maxUnavailable: 1 } });
+    const revision = chooseUpdateRevision(cs, []).name;
+    expect(creates(decideCloneSets(observed(cs, []), NOW).writes, 'Pod')).toHaveLength(1);
+    expect(creates(decideCloneSets(observed(cs, [pod(cs, 'aaaaa', revision, { ready: false })]), NOW).writes, 'Pod')).toHaveLength(0);
+    expect(creates(decideCloneSets(observed(cs, [pod(cs, 'aaaaa', revision)]), NOW).writes, 'Pod')).toHaveLength(1);
+  });
+
+  it('a changed template is a new revision; pods of the old one count as not updated, and the current revision stays', () => {
+    const cs = cloneSet();
+    const old = chooseUpdateRevision(cs, []);
+    const oldRev = { ...old.create!, metadata: { ...old.create!.metadata } };
+    const changed = cloneSet({ template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:2' }] } } }, { currentRevision: old.name });
+    const next = chooseUpdateRevision(changed, [oldRev]);
+    expect(next.name).not.toBe(old.name);
+    expect(next.create?.revision).toBe(2);
+    const pods = ['aaaaa', 'bbbbb', 'ccccc'].map((id) => pod(cs, id, old.name));
+    const plan = decideCloneSets(observed(changed, pods, [oldRev]), NOW);
+    expect(plan.status[0]!.status).toMatchObject({ updatedReplicas: 0, updateRevision: next.name, currentRevision: old.name });
+    // Back to the old template: the old revision is reused, not a new one.
+    expect(chooseUpdateRevision(cs, [oldRev, next.create!]).create).toBeUndefined();
+  });
+
+  it('a revision name taken by other data is a collision: the count goes up', () => {
+    const cs = cloneSet();
+    const first = chooseUpdateRevision(cs, []);
+    const squatter = { ...first.create!, data: { other: true } };
+    const choice = chooseUpdateRevision(cs, [squatter]);
+    expect(choice.collisionCount).toBe(1);
+    expect(choice.name).not.toBe(first.name);
+  });
+});

@@ -1,0 +1,21 @@
+// CloneSet names and labels OpenKruise's controller writes, which pods and revisions carry.
+import type { CloneSetLike } from './defaults.js';
+
+export const CLONESET_API_VERSION = 'apps.kruise.io/v1alpha1';
+export const CLONESET_KIND = 'CloneSet';
+export const INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
+/** Full `<cs>-<hash>` (just `<hash>` with OpenKruise's CloneSetShortHash). */
+export const REVISION_HASH_LABEL = 'controller-revision-hash';
+/** Always the short hash. */
+export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
+export const SPECIFIED_DELETE_LABEL = 'apps.kruise.io/specified-delete';
+
+export type CloneSet = CloneSetLike & {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name: string; namespace: string; uid?: string; generation?: number; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  status?: Record<string, unknown> & { collisionCount?: number; currentRevision?: string; updateRevision?: string };
+};
+
+/** The short hash of a revision label value: the part after its last '-'. */
+export const shortHash = (value: string): string => value.slice(value.lastIndexOf('-') + 1);
