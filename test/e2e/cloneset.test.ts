@@ -137,4 +137,37 @@ describe('the CloneSet controller (scale and status)', () => {
       await loop;
     }
   });
+
+  it('through the Node loop: an image change under InPlaceIfPossible updates every pod in place (same pods, new image) and reports it', async () => {
+    const stop = new AbortController();
+    const loop = runLoop({
+      kube: env.kube, reconcilers: [cloneSetReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
+      run: (r, scope) => runReconciler(env.kube, r, { scope, identity: `cs-inplace-${scope.kind}` }),
+    });
+    type Status = { readyReplicas?: number; updatedReplicas?: number; updatedReadyReplicas?: number; updateRevision?: string; currentRevision?: string };
+    const statusOf = async () => (await env.kube.get<KubeObject & { status?: Status }>('apps.kruise.io/v1alpha1', 'CloneSet', 'rolled', env.ns)).status;
+    try {
+      const base = cloneSetOf('rolled', 3);
+      const cs = await env.kube.create({ ...base, spec: { ...(base.spec as object), updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 } } });
+      await eventually('3 ready', async () => ((await statusOf())?.readyReplicas === 3 ? true : undefined), 30_000, 50);
+      const before = new Map((await livePods('rolled')).map((p) => [p.metadata.name, (p.metadata as { uid?: string }).uid]));
+      const first = await statusOf();
+      await env.kube.patch(cs, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } } } });
+      const done = await eventually('all updated in place and ready', async () => {
+        const s = await statusOf();
+        return s?.updatedReadyReplicas === 3 && s.readyReplicas === 3 && s.updateRevision !== first?.updateRevision ? s : undefined;
+      }, 60_000, 50);
+      expect(done.currentRevision).toBe(done.updateRevision);
+      const after = await livePods('rolled');
+      // The same pods (names and uids): nothing was recreated.
+      expect(new Map(after.map((p) => [p.metadata.name, (p.metadata as { uid?: string }).uid]))).toEqual(before);
+      for (const p of after) {
+        expect((p.spec as { containers: { image: string }[] }).containers[0]!.image).toBe('app:2');
+        expect(p.metadata.labels?.['controller-revision-hash']).toBe(done.updateRevision);
+      }
+    } finally {
+      stop.abort();
+      await loop;
+    }
+  });
 });

@@ -112,3 +112,44 @@ describe('decideCloneSets', () => {
     expect(choice.name).not.toBe(first.name);
   });
 });
+
+describe('updates', () => {
+  const v1 = cloneSet();
+  const rev1 = chooseUpdateRevision(v1, []).create!;
+  const podsAt = (n: number) => ['aaaaa', 'bbbbb', 'ccccc', 'ddddd', 'eeeee'].slice(0, n).map((id) => pod(v1, id, rev1.metadata.name));
+  const v2 = (strategy: NonNullable<CloneSet['spec']['updateStrategy']>, replicas = 3) =>
+    cloneSet({ replicas, updateStrategy: strategy, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:2' }] } } }, { currentRevision: rev1.metadata.name });
+  const podWrites = (plan: ReturnType<typeof decideCloneSets>) => plan.writes.filter((w) => w.op !== 'create' || w.object.kind !== 'ControllerRevision');
+
+  it('InPlaceIfPossible: an image change updates one pod in place (maxUnavailable 20% of 3, rounded up), keeping its name', () => {
+    const plan = decideCloneSets(observed(v2({ type: 'InPlaceIfPossible' }), podsAt(3), [rev1]), NOW);
+    const writes = podWrites(plan);
+    expect(writes).toHaveLength(1);
+    const w = writes[0]! as unknown as { op: string; object: Pod };
+    expect(w.op).toBe('update');
+    expect(w.object.metadata.name).toBe('web-aaaaa');
+    expect(w.object.spec.containers[0]!.image).toBe('nginx:2');
+    expect(w.object.metadata.annotations?.['apps.kruise.io/inplace-update-state']).toContain('"revision"');
+    expect(w.object.metadata.labels?.['controller-revision-hash']).not.toBe(rev1.metadata.name);
+  });
+
+  it('ReCreate deletes the pod instead; a non-image change does too under InPlaceIfPossible', () => {
+    expect(podWrites(decideCloneSets(observed(v2({ type: 'ReCreate' }), podsAt(3), [rev1]), NOW)).map((w) => w.op)).toEqual(['delete']);
+    const env = cloneSet({ updateStrategy: { type: 'InPlaceIfPossible' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'A', value: 'b' }] }] } } });
+    expect(podWrites(decideCloneSets(observed(env, podsAt(3), [rev1]), NOW)).map((w) => w.op)).toEqual(['delete']);
+  });
+
+  it('partition keeps that many pods old; paused updates none; maxUnavailable 2 updates two at once', () => {
+    expect(podWrites(decideCloneSets(observed(v2({ type: 'ReCreate', partition: 3 }), podsAt(3), [rev1]), NOW))).toEqual([]);
+    expect(podWrites(decideCloneSets(observed(v2({ type: 'ReCreate', paused: true }), podsAt(3), [rev1]), NOW))).toEqual([]);
+    expect(podWrites(decideCloneSets(observed(v2({ type: 'ReCreate', maxUnavailable: 2 }), podsAt(3), [rev1]), NOW))).toHaveLength(2);
+    expect(podWrites(decideCloneSets(observed(v2({ type: 'ReCreate', maxUnavailable: 5, partition: 1 }), podsAt(3), [rev1]), NOW))).toHaveLength(2);
+  });
+
+  it('no update while a pod is unavailable and the budget is spent; an unavailable old pod goes first', () => {
+    const pods = podsAt(3);
+    pods[0] = pod(v1, 'aaaaa', rev1.metadata.name, { ready: false });
+    const writes = podWrites(decideCloneSets(observed(v2({ type: 'ReCreate', maxUnavailable: 1 }), pods, [rev1]), NOW));
+    expect(writes.map((w) => (w as { target: { name: string } }).target.name)).toEqual(['web-aaaaa']);
+  });
+});

@@ -25,6 +25,8 @@ import {
 import { newInstanceIds } from './instance-id.js';
 import type { CloneSetObserved } from './observe.js';
 import { chooseUpdateRevision, type RevisionChoice } from './revision-choice.js';
+import { planUpdates } from './update.js';
+import { withInPlaceUpdateReadinessGate } from '../../workload/inplace-update-condition.js';
 
 /** While pods are still to become available, come back this soon (no watch tells a Lambda). */
 export const WAITING_REQUEUE_MS = 3_000;
@@ -45,7 +47,8 @@ function newPod(cs: CloneSet, id: string, revision: RevisionChoice): KubeObject 
       ...(isRecord(meta.annotations) ? { annotations: meta.annotations } : {}),
       ownerReferences: [{ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, name: cs.metadata.name, uid: cs.metadata.uid, controller: true, blockOwnerDeletion: true }],
     },
-    spec: defaultedTemplateSpec(template.spec),
+    // InPlaceUpdateReady gates readiness during an in-place update; the controller sets it True.
+    spec: withInPlaceUpdateReadinessGate(defaultedTemplateSpec(template.spec)),
   };
 }
 
@@ -143,16 +146,20 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
     events.push({ regarding: { ...ref(cs), ...(cs.metadata.uid ? { uid: cs.metadata.uid } : {}) }, type: 'Normal', reason: 'SuccessfulCreate', message: `succeed to create pod ${pod.metadata?.name}` });
   }
 
-  const { status, wakeAt } = statusOf(cs, active.filter((p) => !deletes.includes(p)), revision, now);
+  // Never scale and update in one pass (OpenKruise neither): updates wait for the scale to settle.
+  const remaining = active.filter((p) => !deletes.includes(p));
+  const updateWake = deletes.length === 0 && creating === 0 && missing <= 0 ? planUpdates(cs, remaining, revision, o.revisions, new Date(now), plan) : undefined;
+  const { status, wakeAt } = statusOf(cs, remaining, revision, now);
   const current = (input.status ?? {}) as Record<string, unknown>;
   if (STATUS_FIELDS.some((k) => current[k] !== status[k])) {
     plan.status.push({ target: ref(cs), status, ...(input.metadata.resourceVersion ? { resourceVersion: input.metadata.resourceVersion } : {}), reason: `CloneSet ${cs.metadata.name}: ${status.readyReplicas}/${replicas} ready, ${status.updatedReplicas} updated` });
   }
   plan.writes.push(...writes);
   plan.events.push(...events);
-  const waiting = writes.length > 0 || active.some((p) => !podAvailability(p, cs.spec.minReadySeconds ?? 0, now).available) || missing > creating;
-  if (wakeAt !== undefined) return Math.max(wakeAt - now, 0);
-  return waiting ? WAITING_REQUEUE_MS : undefined;
+  const outdated = remaining.some((p) => shortHash(p.metadata.labels?.[REVISION_HASH_LABEL] ?? '') !== revision.hash);
+  const waiting = writes.length > 0 || outdated || active.some((p) => !podAvailability(p, cs.spec.minReadySeconds ?? 0, now).available) || missing > creating;
+  const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now, 0), updateWake, waiting ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
+  return wakes.length ? Math.min(...wakes) : undefined;
 }
 
 export function decideCloneSets(o: CloneSetObserved, now: Date): Plan {
