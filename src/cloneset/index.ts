@@ -1,6 +1,7 @@
 // CloneSet: the feature's registration. So far its webhooks: defaulting and validation
 // (OpenKruise's defaults, rules and messages); the controller, in-place update and revisions follow (issue 14). Web APIs only.
 import type { Feature } from '../edge-state/contracts.js';
+import { CLONESET_API_VERSION, CLONESET_KIND } from './types.js';
 import { defaultCloneSetHandler, VALIDATE_CLONESET_MATCH, validateCloneSetHandler } from './webhook.js';
 
 export const cloneSetFeature: Feature = {
@@ -9,6 +10,8 @@ export const cloneSetFeature: Feature = {
     { endpoint: 'mutate-cloneset', handler: { match: VALIDATE_CLONESET_MATCH, handle: defaultCloneSetHandler } },
     { endpoint: 'validate-kruise', handler: { match: VALIDATE_CLONESET_MATCH, handle: validateCloneSetHandler } },
   ],
+  // An admitted CloneSet change runs its controller at once (Lambda: an ObjectChanged event).
+  changeKinds: [`${CLONESET_API_VERSION}/${CLONESET_KIND}`],
 };
 
 export { validateCloneSet } from './validate.js';

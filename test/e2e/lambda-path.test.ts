@@ -130,6 +130,21 @@ describe('WorkloadSpread', () => {
   });
 });
 
+describe('CloneSet', () => {
+  it('created: its pods are created and its status written by the Lambda, woken by SQS until they are ready', async () => {
+    await env.kube.create({
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'lp-clones', namespace: env.ns },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'lp-clones' } }, template: { metadata: { labels: { app: 'lp-clones' } }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } } },
+    });
+    const status = await eventually('2 ready in status', async () => {
+      const got = await env.kube.get<KubeObject & { status?: { readyReplicas?: number; replicas?: number } }>('apps.kruise.io/v1alpha1', 'CloneSet', 'lp-clones', env.ns);
+      return got.status?.readyReplicas === 2 ? got.status : undefined;
+    }, 30_000, 50);
+    expect(status.replicas).toBe(2);
+    expect(runsOf('CloneSet', 'lp-clones').some((r) => r.acted && r.applied > 0)).toBe(true);
+  });
+});
+
 describe('Deletion protection on the Lambda webhook', () => {
   const secret = 'd'.repeat(64);
   const CONFIG = 'kruise-serverless-lambda-e2e';
