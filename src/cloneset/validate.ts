@@ -7,7 +7,7 @@
 // Not checked here: that each new `scaleStrategy.podsToDelete` entry names an existing pod this
 // CloneSet controls (OpenKruise GETs each pod; the edge cannot, and v1beta1 dropped the check too):
 // the controller ignores names it does not own.
-import { compare } from 'fast-json-patch';
+import { jsonPatch } from '../admission/patch.js';
 import type { FieldError } from '../kube/field-errors.js';
 import { supportedValues } from '../kube/field-errors.js';
 import { goIntOrString, kruiseScaledValue, type IntOrString } from '../kube/intstr.js';
@@ -173,7 +173,7 @@ function validateUpdate(cs: CloneSetLike, old: CloneSetLike): FieldError[] {
   if (cs.spec.updateStrategy?.type === 'InPlaceOnly') {
     const before = isRecord(old.spec.template) && isRecord(old.spec.template.spec) ? old.spec.template.spec : {};
     const after = isRecord(cs.spec.template) && isRecord(cs.spec.template.spec) ? cs.spec.template.spec : {};
-    const other = compare(before, after).find((op) => op.op !== 'replace' || !IN_PLACE_IMAGE_PATH.test(op.path));
+    const other = jsonPatch(before, after).find((op) => op.op !== 'replace' || !IN_PLACE_IMAGE_PATH.test(op.path));
     if (other) errs.push({ field: 'spec', type: 'Forbidden', detail: `only allowed to update images in spec for InPlaceOnly, but found ${other.op} ${other.path}` });
   }
   return errs;
