@@ -11,12 +11,13 @@
 // differs, while a change to such a field still changes our hash.
 import { canonicalQuantity } from './quantity.js';
 
-type Kind =
+export type Kind =
   | 'string'
   | 'int'
   | 'bool'
   | 'quantity'
   | 'intOrString'
+  | 'time'
   | 'raw'
   | { ptr: Kind }
   | { list: Kind }
@@ -24,15 +25,15 @@ type Kind =
   | { struct: StructDef };
 
 /** [json name, kind, omitempty]. Inline (embedded) structs are spelled out in place. */
-type FieldDef = readonly [string, Kind, boolean];
-type StructDef = readonly FieldDef[];
+export type FieldDef = readonly [string, Kind, boolean];
+export type StructDef = readonly FieldDef[];
 
-const S = 'string' as const;
-const I = 'int' as const;
-const B = 'bool' as const;
-const ptr = (k: Kind): Kind => ({ ptr: k });
-const list = (k: Kind): Kind => ({ list: k });
-const struct = (s: StructDef): Kind => ({ struct: s });
+export const S = 'string' as const;
+export const I = 'int' as const;
+export const B = 'bool' as const;
+export const ptr = (k: Kind): Kind => ({ ptr: k });
+export const list = (k: Kind): Kind => ({ list: k });
+export const struct = (s: StructDef): Kind => ({ struct: s });
 const ptrTo = (s: StructDef): Kind => ptr(struct(s));
 
 const ObjectFieldSelector: StructDef = [['apiVersion', S, true], ['fieldPath', S, false]];
@@ -125,7 +126,7 @@ const SecurityContext: StructDef = [
 ];
 
 /** corev1.Container, then the fields SidecarContainer adds. */
-const SidecarContainer: StructDef = [
+export const SidecarContainer: StructDef = [
   ['name', S, false],
   ['image', S, true],
   ['command', list(S), true],
@@ -229,7 +230,8 @@ export function goJSON(v: unknown): string {
 }
 
 function isEmpty(kind: Kind, v: unknown): boolean {
-  if (v === undefined || v === null) return typeof kind === 'string' ? kind !== 'quantity' && kind !== 'intOrString' : !('struct' in kind);
+  // Quantity, IntOrString and metav1.Time are structs in Go: `omitempty` never drops them.
+  if (v === undefined || v === null) return typeof kind === 'string' ? kind !== 'quantity' && kind !== 'intOrString' && kind !== 'time' : !('struct' in kind);
   if (typeof kind === 'string') {
     if (kind === 'string') return v === '';
     if (kind === 'int') return v === 0;
@@ -239,6 +241,11 @@ function isEmpty(kind: Kind, v: unknown): boolean {
   if ('list' in kind) return Array.isArray(v) && v.length === 0;
   if ('map' in kind) return isObject(v) && Object.keys(v).length === 0;
   return false;
+}
+
+/** A value as Go's json.Marshal writes it when its Go type is `kind`. */
+export function encodeGo(kind: Kind, v: unknown): string {
+  return encode(kind, v);
 }
 
 function encode(kind: Kind, v: unknown): string {
@@ -254,6 +261,8 @@ function encode(kind: Kind, v: unknown): string {
         return typeof v === 'string' ? goString(canonicalQuantity(v)) : v == null ? '"0"' : goJSON(v);
       case 'intOrString':
         return v == null ? '0' : goJSON(v);
+      case 'time':
+        return v == null ? 'null' : goJSON(v); // metav1.Time: the zero time is written as null
       case 'raw':
         return goJSON(v);
     }

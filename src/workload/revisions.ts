@@ -66,3 +66,95 @@ export function compareRevisions(a: ControllerRevision, b: ControllerRevision): 
   if (ta !== tb) return ta - tb;
   return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
 }
+
+/** Whether a stored revision holds exactly these data bytes (history.EqualRevision), as Go spells them. */
+export function revisionHoldsData(revision: ControllerRevision, dataJson: string): boolean {
+  return revision.data !== undefined && revisionDataJson(revision.data) === dataJson;
+}
+
+/** history.FindEqualRevisions: the revisions holding these data bytes, in the order given. */
+export function findEqualRevisions(revisions: readonly ControllerRevision[], dataJson: string): ControllerRevision[] {
+  return revisions.filter((r) => revisionHoldsData(r, dataJson));
+}
+
+/** The number a new revision takes: one past the newest (revisions sorted by compareRevisions), or 1. */
+export function nextRevisionNumber(sorted: readonly ControllerRevision[]): number {
+  const newest = sorted[sorted.length - 1];
+  return newest ? newest.revision + 1 : 1;
+}
+
+export type RevisionName = {
+  name: string;
+  hash: string;
+  /** The collision count that produced the name: raised once per name taken by different data. */
+  collisionCount: number;
+  /** A revision already under that name with the same data: nothing to create. */
+  existing?: ControllerRevision;
+};
+
+/**
+ * CreateControllerRevision's naming loop: `<prefix>-<hash>` for the data and the collision count,
+ * the count raised while that name is held by a revision with different data. `taken` looks a
+ * name up among all ControllerRevisions of the namespace (owned or not: names are per namespace).
+ */
+export function nameRevision(
+  prefix: string,
+  dataJson: string,
+  collisionCount: number,
+  taken: (name: string) => ControllerRevision | undefined,
+): RevisionName {
+  for (let count = collisionCount; ; count++) {
+    const hash = hashControllerRevision(dataJson, count);
+    const name = controllerRevisionName(prefix, hash);
+    const holder = taken(name);
+    if (!holder) return { name, hash, collisionCount: count };
+    if (revisionHoldsData(holder, dataJson)) return { name, hash, collisionCount: count, existing: holder };
+  }
+}
+
+/** What the history needs for the current spec (the shared part of getActiveRevisions). */
+export type UpdateRevisionDecision =
+  /** The newest revision already holds the data. */
+  | { kind: 'current'; revision: ControllerRevision }
+  /** An older revision holds it: a rollback, that revision takes the next number. */
+  | { kind: 'renumber'; revision: ControllerRevision; to: number }
+  /** No revision holds it: a new one, numbered `to`. */
+  | { kind: 'create'; to: number };
+
+/** Decides how the owned history (sorted by compareRevisions) comes to hold `dataJson`. */
+export function decideUpdateRevision(sorted: readonly ControllerRevision[], dataJson: string): UpdateRevisionDecision {
+  const equal = findEqualRevisions(sorted, dataJson);
+  const lastEqual = equal[equal.length - 1];
+  const newest = sorted[sorted.length - 1];
+  if (lastEqual && lastEqual === newest) return { kind: 'current', revision: lastEqual };
+  if (lastEqual) return { kind: 'renumber', revision: lastEqual, to: nextRevisionNumber(sorted) };
+  return { kind: 'create', to: nextRevisionNumber(sorted) };
+}
+
+/**
+ * The hash part of a revision name or of a `controller-revision-hash` label: its last `-`
+ * segment. Workloads with short hashes label pods with just this.
+ */
+export function shortRevisionHash(value: string): string {
+  const i = value.lastIndexOf('-');
+  return i < 0 ? value : value.slice(i + 1);
+}
+
+/** Whether a pod's `controller-revision-hash` value (full `<owner>-<hash>` or short `<hash>`) names this revision. */
+export function labelNamesRevision(labelValue: string | undefined, revisionName: string): boolean {
+  if (labelValue === undefined) return false;
+  return labelValue === revisionName || shortRevisionHash(labelValue) === shortRevisionHash(revisionName);
+}
+
+/**
+ * A workload's truncateHistory: of the revisions (sorted oldest first) that are not live, the
+ * oldest beyond `limit` are to be deleted; live ones never count against the limit.
+ */
+export function revisionsBeyondLimit(
+  sorted: readonly ControllerRevision[],
+  isLive: (revision: ControllerRevision) => boolean,
+  limit: number,
+): ControllerRevision[] {
+  const history = sorted.filter((r) => !isLive(r));
+  return history.slice(0, Math.max(0, history.length - Math.max(0, limit)));
+}

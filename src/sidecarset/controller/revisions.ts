@@ -17,8 +17,9 @@ import { encodeSidecarContainers } from '../../kube/go-json.js';
 import {
   CONTROLLER_REVISION_HASH_LABEL,
   compareRevisions,
-  controllerRevisionName,
+  decideUpdateRevision,
   hashControllerRevision,
+  nameRevision,
   revisionDataJson,
   type ControllerRevision,
 } from '../../workload/revisions.js';
@@ -115,15 +116,15 @@ export function planRevisions(set: SidecarSet, revisions: readonly ControllerRev
   const list = ownedRevisions(set, revisions);
   const data = revisionData(set);
   const json = revisionDataJson(data);
-  const next = list.length ? list[list.length - 1]!.revision + 1 : 1;
   let collisionCount = set.status?.collisionCount ?? 0;
 
-  const equal = list.filter((r) => revisionDataJson(r.data) === json);
-  const lastEqual = equal[equal.length - 1];
+  const decision = decideUpdateRevision(list, json);
   let latest: ControllerRevision;
-  if (lastEqual && lastEqual === list[list.length - 1]) {
-    latest = lastEqual;
-  } else if (lastEqual) {
+  if (decision.kind === 'current') {
+    latest = decision.revision;
+  } else if (decision.kind === 'renumber') {
+    const lastEqual = decision.revision;
+    const next = decision.to;
     latest = { ...lastEqual, revision: next };
     writes.push({
       op: 'patch',
@@ -135,14 +136,12 @@ export function planRevisions(set: SidecarSet, revisions: readonly ControllerRev
     list.splice(list.indexOf(lastEqual), 1);
     list.push(latest);
   } else {
+    const next = decision.to;
     const created = newRevision(set, namespace, data, next, collisionCount);
     const byName = new Map(revisions.filter((r) => (r.metadata.namespace ?? namespace) === namespace).map((r) => [r.metadata.name, r]));
-    for (;;) {
-      created.metadata.name = controllerRevisionName(name, hashControllerRevision(json, collisionCount));
-      const taken = byName.get(created.metadata.name);
-      if (!taken || revisionDataJson(taken.data) === json) break;
-      collisionCount += 1;
-    }
+    const named = nameRevision(name, json, collisionCount, (n) => byName.get(n));
+    created.metadata.name = named.name;
+    collisionCount = named.collisionCount;
     latest = created;
     writes.push({ op: 'create', object: created, reason: `SidecarSet ${name} has a new spec: revision ${next}` });
     list.push(latest);
