@@ -37,7 +37,7 @@ describe('decideCloneSets', () => {
       const id = p.metadata.labels['apps.kruise.io/cloneset-instance-id']!;
       expect(p.metadata.name).toBe(`web-${id}`);
       expect(id).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]{5}$/);
-      expect(p.metadata.labels).toMatchObject({ app: 'web', 'controller-revision-hash': revision!.metadata.name, 'pod-template-hash': revision!.metadata.labels['controller-revision-hash'] });
+      expect(p.metadata.labels).toMatchObject({ app: 'web', 'controller-revision-hash': revision!.metadata.name, 'pod-template-hash': revision!.metadata.labels['controller.kubernetes.io/hash'] });
       expect(p.metadata.ownerReferences).toEqual([{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'uid-1', controller: true, blockOwnerDeletion: true }]);
       expect(p.spec.containers[0]!.imagePullPolicy).toBe('Always');
     }

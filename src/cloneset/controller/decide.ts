@@ -91,7 +91,7 @@ function statusOf(cs: CloneSet, pods: readonly Pod[], revision: RevisionChoice, 
     updatedAvailable += isUpdated && avail.available ? 1 : 0;
   }
   const replicas = cs.spec.replicas ?? 1;
-  const current = cs.status?.currentRevision;
+  const current = revision.currentRevision;
   const status = {
     observedGeneration: cs.metadata.generation ?? 0,
     replicas: pods.length,
@@ -114,10 +114,9 @@ const STATUS_FIELDS = ['observedGeneration', 'replicas', 'readyReplicas', 'avail
 
 function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, now: number, plan: Plan): number | undefined {
   const cs = defaultedCloneSet(input) as CloneSet;
-  const revision = chooseUpdateRevision(cs, o.revisions);
-  const writes: Write[] = [];
+  const revision = chooseUpdateRevision(cs, o.revisions, owned);
+  const writes: Write[] = [...revision.writes];
   const events: EventNote[] = [];
-  if (revision.create) writes.push({ op: 'create', object: revision.create as unknown as KubeObject, reason: `CloneSet ${cs.metadata.name}: new revision ${revision.name}` });
 
   const active = owned.filter((p) => isActivePod(p));
   const replicas = cs.spec.replicas ?? 1;
@@ -157,7 +156,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   plan.writes.push(...writes);
   plan.events.push(...events);
   const outdated = remaining.some((p) => shortHash(p.metadata.labels?.[REVISION_HASH_LABEL] ?? '') !== revision.hash);
-  const waiting = writes.length > 0 || outdated || active.some((p) => !podAvailability(p, cs.spec.minReadySeconds ?? 0, now).available) || missing > creating;
+  const waiting = writes.some((w) => !revision.writes.includes(w)) || outdated || active.some((p) => !podAvailability(p, cs.spec.minReadySeconds ?? 0, now).available) || missing > creating;
   const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now, 0), updateWake, waiting ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }

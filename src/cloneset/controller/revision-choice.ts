@@ -1,62 +1,37 @@
-// Which ControllerRevision a CloneSet's template is (history.go in OpenKruise's CloneSet
-// controller): the revision `data` is `{"spec":{"template":{…,"$patch":"replace"}}}` spelled as
-// Go's json.Marshal of a map (keys sorted), its name `<cs>-<hash>` with the hash over those bytes
-// and the collision count. An existing revision with the same bytes is reused (a rollback to an
-// old template reuses its revision); a different revision holding the name means a collision,
-// and the count goes up. Pure.
-import { compareRevisions, controllerRevisionName, hashControllerRevision, revisionDataJson, type ControllerRevision } from '../../workload/revisions.js';
-import { defaultedTemplateSpec } from '../../workload/template-defaults.js';
-import { isRecord } from '../../kube/validation.js';
-import { CLONESET_API_VERSION, CLONESET_KIND, REVISION_HASH_LABEL, type CloneSet } from '../types.js';
+// The update revision of a CloneSet as its controller uses it: the history plan
+// (src/cloneset/revision-history.ts: byte-exact data, reuse of an equal revision, renumbering on
+// rollback, collisionCount, truncation by revisionHistoryLimit) reduced to what scaling, updating
+// and status need. Pure.
+import type { CloneSet as CloneSetSchema } from '../../api/apps/cloneset.js';
+import type { Write } from '../../reconcile/types.js';
+import type { Pod } from '../../workload/pods.js';
+import type { ControllerRevision } from '../../workload/revisions.js';
+import { planCloneSetRevisions } from '../revision-history.js';
+import { shortHash, type CloneSet } from '../types.js';
 
 export type RevisionChoice = {
   /** The revision name pods get in controller-revision-hash, e.g. `web-7b5c4d9f8`. */
   name: string;
+  /** Its hash: what pod-template-hash holds and what pods are compared by. */
   hash: string;
   collisionCount: number;
-  /** The revision to create, when none with these bytes exists yet. */
+  /** status.currentRevision as the history knows it. */
+  currentRevision: string;
+  /** Revision writes: a new revision, a renumbered one, truncated history. */
+  writes: Write[];
+  /** The revision created, when there is one. */
   create?: ControllerRevision;
 };
 
-/** The bytes OpenKruise stores for the CloneSet's current template. */
-export function cloneSetRevisionJson(cs: CloneSet): string {
-  const template = isRecord(cs.spec.template) ? cs.spec.template : {};
-  return revisionDataJson({ spec: { template: { ...template, spec: defaultedTemplateSpec(template.spec), $patch: 'replace' } } });
-}
-
-const dataJson = (rev: ControllerRevision): string => (rev.data === undefined ? '' : revisionDataJson(rev.data));
-
-/** The revisions this CloneSet controls, oldest first. */
-export function ownedRevisions(cs: CloneSet, revisions: readonly ControllerRevision[]): ControllerRevision[] {
-  return revisions.filter((r) => r.metadata.ownerReferences?.some((o) => o.controller && o.uid === cs.metadata.uid)).sort(compareRevisions);
-}
-
-export function chooseUpdateRevision(cs: CloneSet, revisions: readonly ControllerRevision[]): RevisionChoice {
-  const json = cloneSetRevisionJson(cs);
-  const owned = ownedRevisions(cs, revisions);
-  const equal = owned.filter((r) => dataJson(r) === json).at(-1);
-  let collisionCount = Number(cs.status?.collisionCount ?? 0);
-  if (equal) return { name: equal.metadata.name, hash: equal.metadata.labels?.[REVISION_HASH_LABEL] ?? equal.metadata.name.slice(cs.metadata.name.length + 1), collisionCount };
-  const byName = new Map(revisions.map((r) => [r.metadata.name, r]));
-  for (;;) {
-    const hash = hashControllerRevision(json, collisionCount);
-    const name = controllerRevisionName(cs.metadata.name, hash);
-    if (!byName.has(name)) {
-      const selector = isRecord(cs.spec.selector) && isRecord(cs.spec.selector.matchLabels) ? (cs.spec.selector.matchLabels as Record<string, string>) : {};
-      const create: ControllerRevision = {
-        apiVersion: 'apps/v1',
-        kind: 'ControllerRevision',
-        metadata: {
-          name,
-          namespace: cs.metadata.namespace,
-          labels: { ...selector, [REVISION_HASH_LABEL]: hash },
-          ownerReferences: [{ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, name: cs.metadata.name, uid: cs.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
-        },
-        data: JSON.parse(json) as unknown,
-        revision: (owned.at(-1)?.revision ?? 0) + 1,
-      };
-      return { name, hash, collisionCount, create };
-    }
-    collisionCount++;
-  }
+export function chooseUpdateRevision(cs: CloneSet, revisions: readonly ControllerRevision[], pods: readonly Pod[] = []): RevisionChoice {
+  const plan = planCloneSetRevisions(cs as unknown as CloneSetSchema, revisions, pods);
+  const created = plan.writes.find((w) => w.op === 'create');
+  return {
+    name: plan.updateRevision,
+    hash: shortHash(plan.updateRevision),
+    collisionCount: plan.collisionCount,
+    currentRevision: plan.currentRevision,
+    writes: plan.writes,
+    ...(created?.op === 'create' ? { create: created.object as unknown as ControllerRevision } : {}),
+  };
 }

@@ -17,7 +17,8 @@ import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
 import { activePodsLess, byLess } from '../../workload/order.js';
 import { podAvailability, type Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
-import { defaultedTemplateSpec } from '../../workload/template-defaults.js';
+import type { CloneSet as CloneSetSchema } from '../../api/apps/cloneset.js';
+import { cloneSetRevisionData } from '../revisions.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, shortHash, type CloneSet } from '../types.js';
 import type { RevisionChoice } from './revision-choice.js';
 
@@ -77,9 +78,8 @@ export function planUpdates(cs: CloneSet, pods: readonly Pod[], revision: Revisi
   // A pod already unavailable costs no further availability: those go first and ignore the budget.
   const order = [...old.keys()].sort(byLess((i, j) => activePodsLess(old[i]!, old[j]!))).map((i) => old[i]!);
   const byName = new Map(revisions.map((r) => [r.metadata.name, r]));
-  // Compared as revisions hold templates: defaulted, as OpenKruise's webhook stores them.
-  const raw = isRecord(cs.spec.template) ? cs.spec.template : {};
-  const target = { ...raw, spec: defaultedTemplateSpec(raw.spec) } as PodTemplate;
+  // Compared as revisions hold templates: Go's typed encoding of the stored template.
+  const target = templateOfRevision({ metadata: { name: revision.name }, revision: 0, data: JSON.parse(cloneSetRevisionData(cs as unknown as CloneSetSchema)) as unknown }) ?? {};
   let started = 0;
   let spent = 0;
   for (const pod of order) {
