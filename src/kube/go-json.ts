@@ -206,7 +206,7 @@ export function goString(s: string): string {
 }
 
 /** Go sorts map keys by their UTF-8 bytes, i.e. by code point. */
-function byCodePoint(a: string, b: string): number {
+export function byCodePoint(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

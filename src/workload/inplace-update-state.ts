@@ -3,7 +3,7 @@
 // `inplace-update-state` when the new key is absent). Written exactly as Go's encoding/json writes
 // the struct: fields in declaration order, `omitempty` honoured, map keys sorted, metav1.Time as
 // RFC 3339 UTC seconds (a zero time as null). Pure, Web APIs only.
-import { goJSON, goString } from '../kube/go-json.js';
+import { byCodePoint, goJSON, goString } from '../kube/go-json.js';
 import { canonicalQuantity } from '../kube/quantity.js';
 import { rfc3339 } from './pods.js';
 
@@ -104,17 +104,6 @@ export function goTime(t: string | null | undefined): string {
   if (!t) return 'null';
   const ms = Date.parse(t);
   return Number.isNaN(ms) ? goString(t) : goString(rfc3339(new Date(Math.floor(ms / 1000) * 1000)));
-}
-
-/** Go sorts map keys by UTF-8 bytes, which is code point order. */
-function byCodePoint(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
 }
 
 /** A Go map[string]T: sorted keys; a nil map as null. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { containerReadsMetadata, inPlaceUpdateSpec, isEmptyInPlaceUpdate, splitSubscriptedPath, type PodTemplate } from './inplace-update.js';
+import { containerReadsMetadata, inPlaceUpdateSpec, isEmptyInPlaceUpdate, type PodTemplate } from './inplace-update.js';
+import { splitSubscriptedPath } from '../kube/pod-validation.js';
 
 const noMeta = {
   labels: { set: {}, removed: [] },

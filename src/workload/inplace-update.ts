@@ -13,6 +13,7 @@
 // feature off and patches the labels while the env keeps its old value. There is no node agent
 // here, so by default such an update recreates the pod instead (`envFromMetadata: 'recreate'`);
 // `'stale'` reproduces OpenKruise-without-daemon. Pure, Web APIs only.
+import { splitSubscriptedPath } from '../kube/pod-validation.js';
 
 /** OpenKruise never treats these env vars as references to metadata (containermeta.excludeEnvs). */
 const EXCLUDED_ENVS = new Set(['SIDECARSET_VERSION', 'SIDECARSET_VERSION_ALT']);
@@ -98,15 +99,6 @@ function finalizerChange(a: string[] | undefined, b: string[] | undefined): Meta
   const removed = before.filter((f) => !after.includes(f));
   const changed = added.length > 0 || removed.length > 0;
   return { added, removed, order: changed ? [...after] : null };
-}
-
-/** fieldpath.SplitMaybeSubscriptedPath: `metadata.labels['k']` → ['metadata.labels', 'k']. */
-export function splitSubscriptedPath(fieldPath: string): [string, string] | undefined {
-  if (!fieldPath.endsWith("']")) return undefined;
-  const inner = fieldPath.slice(0, -2);
-  const at = inner.indexOf("['");
-  if (at <= 0) return undefined;
-  return [inner.slice(0, at), inner.slice(at + 2)];
 }
 
 /** containermeta.IsContainerReferenceToMeta: an env var of `container` reads `path['key']`. */
