@@ -19,6 +19,7 @@ import { renderClusterSide } from '../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.js';
 import { reconcile } from '../../src/cli/reconcile.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
+import { cloneSetReconciler } from '../../src/cloneset/controller/reconciler.js';
 import { applyLedger, remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import { fetchTrustingCa } from '../../src/edge-state/ca-fetch.js';
 import { pushCollections, type EdgeTarget } from '../../src/edge-state/push.js';
@@ -325,7 +326,15 @@ describe('targets', () => {
     expect(await byName()).toEqual(want);
   });
 
-  it.todo('CloneSet (apps.kruise.io): there is no CloneSet controller yet to create its pods (webhook and deletion cost are unit-tested)');
+  it('CloneSet (apps.kruise.io): the CloneSet controller’s pods are placed per subset', async () => {
+    await create(spread('clones', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'clones' }, [inZone('zone-a', 1), inZone('zone-b')]));
+    await create({
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'clones', namespace: ns },
+      spec: { replicas: 3, selector: { matchLabels: { app: 'clones' } }, template: template({ app: 'clones' }) },
+    });
+    await runReconciler(kube, cloneSetReconciler, { scope: { kind: 'objects', objects: [{ namespace: ns, name: 'clones' }] }, identity: 'workloadspread-e2e-clones' });
+    expect(split(await settled('app=clones', 3))).toEqual({ 'zone-a': 1, 'zone-b': 2 });
+  });
 });
 
 describe('bookkeeping', () => {
