@@ -17,5 +17,8 @@ export type CloneSet = CloneSetLike & {
   status?: Record<string, unknown> & { collisionCount?: number; currentRevision?: string; updateRevision?: string };
 };
 
+/** The CloneSet as the object of a write, status or Event. */
+export const cloneSetRef = (cs: { metadata: { name: string; namespace: string } }) => ({ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, name: cs.metadata.name, namespace: cs.metadata.namespace });
+
 /** The short hash of a revision label value: the part after its last '-'. */
 export const shortHash = (value: string): string => value.slice(value.lastIndexOf('-') + 1);

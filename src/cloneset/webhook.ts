@@ -6,11 +6,9 @@ import { formatFieldErrors } from '../kube/field-errors.js';
 import { isRecord } from '../kube/validation.js';
 import { defaultedCloneSet, type CloneSetLike } from './defaults.js';
 import { validateCloneSet } from './validate.js';
+import { CLONESET_KIND } from './types.js';
 
-export const CLONESET_GROUP = 'apps.kruise.io';
-export const CLONESET_KIND = 'CloneSet';
-
-export const VALIDATE_CLONESET_MATCH: HandlerMatch = { group: CLONESET_GROUP, kind: CLONESET_KIND, subResource: '', operations: ['CREATE', 'UPDATE'] };
+export const VALIDATE_CLONESET_MATCH: HandlerMatch = { group: 'apps.kruise.io', kind: CLONESET_KIND, subResource: '', operations: ['CREATE', 'UPDATE'] };
 
 export const validateCloneSetHandler: AdmissionHandler = (req) => {
   const cs = req.object;

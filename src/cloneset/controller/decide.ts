@@ -19,6 +19,7 @@ import {
   POD_TEMPLATE_HASH_LABEL,
   REVISION_HASH_LABEL,
   SPECIFIED_DELETE_LABEL,
+  cloneSetRef,
   shortHash,
   type CloneSet,
 } from '../types.js';
@@ -31,7 +32,6 @@ import { withInPlaceUpdateReadinessGate } from '../../workload/inplace-update-co
 /** While pods are still to become available, come back this soon (no watch tells a Lambda). */
 export const WAITING_REQUEUE_MS = 3_000;
 
-const ref = (cs: CloneSet) => ({ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, name: cs.metadata.name, namespace: cs.metadata.namespace });
 const podRef = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace });
 
 function newPod(cs: CloneSet, id: string, revision: RevisionChoice): KubeObject {
@@ -126,7 +126,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   const deletes = [...specified, ...(surplus > 0 ? podsToDelete(cs, keep, surplus) : [])];
   for (const pod of deletes) {
     writes.push({ op: 'delete', target: podRef(pod), ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}), reason: `CloneSet ${cs.metadata.name}: ${specified.includes(pod) ? 'asked to delete' : 'scale in'} ${pod.metadata.name}` });
-    events.push({ regarding: { ...ref(cs), ...(cs.metadata.uid ? { uid: cs.metadata.uid } : {}) }, type: 'Normal', reason: 'SuccessfulDelete', message: `succeed to delete pod ${pod.metadata.name}` });
+    events.push({ regarding: { ...cloneSetRef(cs), ...(cs.metadata.uid ? { uid: cs.metadata.uid } : {}) }, type: 'Normal', reason: 'SuccessfulDelete', message: `succeed to delete pod ${pod.metadata.name}` });
   }
 
   // Scale-up, throttled by scaleStrategy.maxUnavailable: no more new pods while that many are unavailable.
@@ -142,7 +142,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   for (const id of newInstanceIds(cs.metadata.uid ?? cs.metadata.name, used, creating)) {
     const pod = newPod(cs, id, revision);
     writes.push({ op: 'create', object: pod, reason: `CloneSet ${cs.metadata.name}: scale out to ${replicas} (revision ${revision.name})` });
-    events.push({ regarding: { ...ref(cs), ...(cs.metadata.uid ? { uid: cs.metadata.uid } : {}) }, type: 'Normal', reason: 'SuccessfulCreate', message: `succeed to create pod ${pod.metadata?.name}` });
+    events.push({ regarding: { ...cloneSetRef(cs), ...(cs.metadata.uid ? { uid: cs.metadata.uid } : {}) }, type: 'Normal', reason: 'SuccessfulCreate', message: `succeed to create pod ${pod.metadata?.name}` });
   }
 
   // Never scale and update in one pass (OpenKruise neither): updates wait for the scale to settle.
@@ -151,7 +151,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   const { status, wakeAt } = statusOf(cs, remaining, revision, now);
   const current = (input.status ?? {}) as Record<string, unknown>;
   if (STATUS_FIELDS.some((k) => current[k] !== status[k])) {
-    plan.status.push({ target: ref(cs), status, ...(input.metadata.resourceVersion ? { resourceVersion: input.metadata.resourceVersion } : {}), reason: `CloneSet ${cs.metadata.name}: ${status.readyReplicas}/${replicas} ready, ${status.updatedReplicas} updated` });
+    plan.status.push({ target: cloneSetRef(cs), status, ...(input.metadata.resourceVersion ? { resourceVersion: input.metadata.resourceVersion } : {}), reason: `CloneSet ${cs.metadata.name}: ${status.readyReplicas}/${replicas} ready, ${status.updatedReplicas} updated` });
   }
   plan.writes.push(...writes);
   plan.events.push(...events);

@@ -19,7 +19,7 @@ import { podAvailability, type Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import type { CloneSet as CloneSetSchema } from '../../api/apps/cloneset.js';
 import { cloneSetRevisionData } from '../revisions.js';
-import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, shortHash, type CloneSet } from '../types.js';
+import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, cloneSetRef, shortHash, type CloneSet } from '../types.js';
 import type { RevisionChoice } from './revision-choice.js';
 
 const podRef = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace });
@@ -94,7 +94,7 @@ export function planUpdates(cs: CloneSet, pods: readonly Pod[], revision: Revisi
       continue; // the webhook admits image changes only; a pod of an unknown revision waits
     } else {
       plan.writes.push({ op: 'delete', target: podRef(pod), ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}), reason: `CloneSet ${cs.metadata.name}: recreate ${pod.metadata.name} at ${revision.name}` });
-      plan.events.push({ regarding: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: cs.metadata.name, namespace: cs.metadata.namespace }, type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully delete old pod ${pod.metadata.name} for update, revision ${revision.name}` });
+      plan.events.push({ regarding: cloneSetRef(cs), type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully delete old pod ${pod.metadata.name} for update, revision ${revision.name}` });
     }
     started++;
     if (available) spent++;
