@@ -124,6 +124,9 @@ ${emitted.join('\n\n')}
 
 /** core/v1 PodTemplateSpec: metadata (metav1.ObjectMeta) and spec (PodSpec). */
 export const POD_TEMPLATE_SPEC: StructDef = PodTemplateSpec;
+
+/** core/v1 Container (SidecarSet's SidecarContainer embeds it). */
+export const CONTAINER: StructDef = Container;
 `;
 writeFileSync(join(import.meta.dirname, '..', 'src', 'kube', 'go-pod-template-types.ts'), out);
 console.log(`${done.size} structs`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeSidecarContainers, goJSON, goString } from './go-json.js';
+import { goJSON, goString } from './go-json.js';
+import { encodeSidecarContainers } from './go-sidecar-containers.js';
 
 const one = (c: Record<string, unknown>) => encodeSidecarContainers([c]).slice(1, -1);
 

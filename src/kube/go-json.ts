@@ -1,11 +1,11 @@
-// Go's encoding/json output for SidecarSet containers, so that the hashes in §2.2 come out
-// byte-identical to OpenKruise's: struct fields in Go declaration order, `omitempty` dropping
+// Go's encoding/json output for typed values (struct tables: SidecarSet containers in
+// go-sidecar-containers.ts, pod templates in go-pod-template-types.ts), so that hashes and
+// revisions come out byte-identical to OpenKruise's: struct fields in Go declaration order, `omitempty` dropping
 // zero values (but never non-pointer structs such as `resources`, which is written as `{}`),
 // pointers written even when they point at a zero value, map keys sorted, quantities in their
 // canonical form, and Go's string escaping (`<`, `>`, `&`, U+2028/9 as \u escapes).
 //
-// Field orders follow k8s.io/api/core/v1/types.go (Kubernetes 1.30, the API OpenKruise 1.8 builds
-// against) and apis/apps/v1alpha1/sidecarset_types.go. Fields the schema does not know (newer
+// Field orders come from k8s.io/api (generated) and apis/apps/v1alpha1/sidecarset_types.go. Fields the schema does not know (newer
 // Kubernetes fields, typos) are written after the known ones with sorted keys; Go would drop them,
 // but OpenKruise's own defaulting drops them from the stored object too, so no object it produces
 // differs, while a change to such a field still changes our hash.
@@ -34,139 +34,6 @@ export const B = 'bool' as const;
 export const ptr = (k: Kind): Kind => ({ ptr: k });
 export const list = (k: Kind): Kind => ({ list: k });
 export const struct = (s: StructDef): Kind => ({ struct: s });
-const ptrTo = (s: StructDef): Kind => ptr(struct(s));
-
-const ObjectFieldSelector: StructDef = [['apiVersion', S, true], ['fieldPath', S, false]];
-const ResourceFieldSelector: StructDef = [['containerName', S, true], ['resource', S, false], ['divisor', 'quantity', true]];
-const KeySelector: StructDef = [['name', S, true], ['key', S, false], ['optional', ptr(B), true]];
-const EnvVarSource: StructDef = [
-  ['fieldRef', ptrTo(ObjectFieldSelector), true],
-  ['resourceFieldRef', ptrTo(ResourceFieldSelector), true],
-  ['configMapKeyRef', ptrTo(KeySelector), true],
-  ['secretKeyRef', ptrTo(KeySelector), true],
-];
-const EnvVar: StructDef = [['name', S, false], ['value', S, true], ['valueFrom', ptrTo(EnvVarSource), true]];
-const EnvSource: StructDef = [['name', S, true], ['optional', ptr(B), true]];
-const EnvFromSource: StructDef = [['prefix', S, true], ['configMapRef', ptrTo(EnvSource), true], ['secretRef', ptrTo(EnvSource), true]];
-const ContainerPort: StructDef = [
-  ['name', S, true],
-  ['hostPort', I, true],
-  ['containerPort', I, false],
-  ['protocol', S, true],
-  ['hostIP', S, true],
-];
-const ResourceRequirements: StructDef = [
-  ['limits', { map: 'quantity' }, true],
-  ['requests', { map: 'quantity' }, true],
-  ['claims', list(struct([['name', S, false], ['request', S, true]])), true],
-];
-const ContainerResizePolicy: StructDef = [['resourceName', S, false], ['restartPolicy', S, false]];
-const VolumeMount: StructDef = [
-  ['name', S, false],
-  ['readOnly', B, true],
-  ['recursiveReadOnly', ptr(S), true],
-  ['mountPath', S, false],
-  ['subPath', S, true],
-  ['mountPropagation', ptr(S), true],
-  ['subPathExpr', S, true],
-];
-const VolumeDevice: StructDef = [['name', S, false], ['devicePath', S, false]];
-const ExecAction: StructDef = [['command', list(S), true]];
-const HTTPGetAction: StructDef = [
-  ['path', S, true],
-  ['port', 'intOrString', false],
-  ['host', S, true],
-  ['scheme', S, true],
-  ['httpHeaders', list(struct([['name', S, false], ['value', S, false]])), true],
-];
-const TCPSocketAction: StructDef = [['port', 'intOrString', false], ['host', S, true]];
-const GRPCAction: StructDef = [['port', I, false], ['service', ptr(S), false]];
-const Probe: StructDef = [
-  ['exec', ptrTo(ExecAction), true],
-  ['httpGet', ptrTo(HTTPGetAction), true],
-  ['tcpSocket', ptrTo(TCPSocketAction), true],
-  ['grpc', ptrTo(GRPCAction), true],
-  ['initialDelaySeconds', I, true],
-  ['timeoutSeconds', I, true],
-  ['periodSeconds', I, true],
-  ['successThreshold', I, true],
-  ['failureThreshold', I, true],
-  ['terminationGracePeriodSeconds', ptr(I), true],
-];
-const LifecycleHandler: StructDef = [
-  ['exec', ptrTo(ExecAction), true],
-  ['httpGet', ptrTo(HTTPGetAction), true],
-  ['tcpSocket', ptrTo(TCPSocketAction), true],
-  ['sleep', ptrTo([['seconds', I, false]]), true],
-];
-const Lifecycle: StructDef = [['postStart', ptrTo(LifecycleHandler), true], ['preStop', ptrTo(LifecycleHandler), true], ['stopSignal', ptr(S), true]];
-const ProfileDef: StructDef = [['type', S, false], ['localhostProfile', ptr(S), true]];
-const SecurityContext: StructDef = [
-  ['capabilities', ptrTo([['add', list(S), true], ['drop', list(S), true]]), true],
-  ['privileged', ptr(B), true],
-  ['seLinuxOptions', ptrTo([['user', S, true], ['role', S, true], ['type', S, true], ['level', S, true]]), true],
-  [
-    'windowsOptions',
-    ptrTo([
-      ['gmsaCredentialSpecName', ptr(S), true],
-      ['gmsaCredentialSpec', ptr(S), true],
-      ['runAsUserName', ptr(S), true],
-      ['hostProcess', ptr(B), true],
-    ]),
-    true,
-  ],
-  ['runAsUser', ptr(I), true],
-  ['runAsGroup', ptr(I), true],
-  ['runAsNonRoot', ptr(B), true],
-  ['readOnlyRootFilesystem', ptr(B), true],
-  ['allowPrivilegeEscalation', ptr(B), true],
-  ['procMount', ptr(S), true],
-  ['seccompProfile', ptrTo(ProfileDef), true],
-  ['appArmorProfile', ptrTo(ProfileDef), true],
-];
-
-/** corev1.Container, then the fields SidecarContainer adds. */
-export const SidecarContainer: StructDef = [
-  ['name', S, false],
-  ['image', S, true],
-  ['command', list(S), true],
-  ['args', list(S), true],
-  ['workingDir', S, true],
-  ['ports', list(struct(ContainerPort)), true],
-  ['envFrom', list(struct(EnvFromSource)), true],
-  ['env', list(struct(EnvVar)), true],
-  ['resources', struct(ResourceRequirements), true],
-  ['resizePolicy', list(struct(ContainerResizePolicy)), true],
-  ['restartPolicy', ptr(S), true],
-  ['volumeMounts', list(struct(VolumeMount)), true],
-  ['volumeDevices', list(struct(VolumeDevice)), true],
-  ['livenessProbe', ptrTo(Probe), true],
-  ['readinessProbe', ptrTo(Probe), true],
-  ['startupProbe', ptrTo(Probe), true],
-  ['lifecycle', ptrTo(Lifecycle), true],
-  ['terminationMessagePath', S, true],
-  ['terminationMessagePolicy', S, true],
-  ['imagePullPolicy', S, true],
-  ['securityContext', ptrTo(SecurityContext), true],
-  ['stdin', B, true],
-  ['stdinOnce', B, true],
-  ['tty', B, true],
-  ['podInjectPolicy', S, true],
-  ['upgradeStrategy', struct([['upgradeType', S, true], ['hotUpgradeEmptyImage', S, true]]), true],
-  ['shareVolumePolicy', struct([['type', S, true]]), true],
-  [
-    'transferEnv',
-    list(
-      struct([
-        ['sourceContainerName', S, true],
-        ['sourceContainerNameFrom', ptrTo([['fieldRef', ptrTo(ObjectFieldSelector), true]]), true],
-        ['envName', S, true],
-        ['envNames', list(S), true],
-      ]),
-    ),
-    true,
-  ],
-];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -294,7 +161,3 @@ function encodeStruct(def: StructDef, v: unknown): string {
   return `{${parts.join(',')}}`;
 }
 
-/** A list of SidecarContainers exactly as Go's json.Marshal writes `[]SidecarContainer` (nil → null). */
-export function encodeSidecarContainers(containers: unknown): string {
-  return encode(list(struct(SidecarContainer)), containers);
-}

@@ -825,3 +825,6 @@ const PodTemplateSpec: StructDef = [
 
 /** core/v1 PodTemplateSpec: metadata (metav1.ObjectMeta) and spec (PodSpec). */
 export const POD_TEMPLATE_SPEC: StructDef = PodTemplateSpec;
+
+/** core/v1 Container (SidecarSet's SidecarContainer embeds it). */
+export const CONTAINER: StructDef = Container;

@@ -3,7 +3,7 @@
 // restartPolicy Always), as lowercase hex mapped through apimachinery's rand.SafeEncodeString.
 // Pods record these values, and the controller compares them, so they must be stable; they are
 // byte-compatible with OpenKruise's for the objects its own defaulting produces.
-import { encodeSidecarContainers } from '../kube/go-json.js';
+import { encodeSidecarContainers } from '../kube/go-sidecar-containers.js';
 import type { SidecarContainer, SidecarSet } from './types.js';
 import { safeEncodeString } from '../workload/revisions.js';
 

@@ -13,7 +13,7 @@
 // defaulting produces that is byte for byte what it stores, so revision names agree with its own.
 // Equality of revisions is decided on that spelling, not on the bytes the API server returns.
 import type { ObjectRef, Write } from '../../reconcile/types.js';
-import { encodeSidecarContainers } from '../../kube/go-json.js';
+import { encodeSidecarContainers } from '../../kube/go-sidecar-containers.js';
 import {
   CONTROLLER_REVISION_HASH_LABEL,
   compareRevisions,
