@@ -20,7 +20,7 @@ export type CloneSetLike = {
     volumeClaimTemplates?: unknown[];
     revisionHistoryLimit?: number;
     minReadySeconds?: number;
-    scaleStrategy?: { podsToDelete?: string[]; maxUnavailable?: IntOrString; disablePVCReuse?: boolean };
+    scaleStrategy?: { podsToDelete?: string[]; maxUnavailable?: IntOrString; disablePVCReuse?: boolean; excludePreparingDelete?: boolean };
     updateStrategy?: {
       type?: string;
       partition?: IntOrString;
