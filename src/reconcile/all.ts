@@ -7,9 +7,11 @@ import { sidecarSetReconcilerFor } from '../sidecarset/controller/reconciler.js'
 import { workloadSpreadReconciler } from '../workloadspread/controller/reconciler.js';
 import { pubReconciler } from '../pub/controller/reconciler.js';
 import { pubDisruptionBudgets } from '../pub/budget-source.js';
-import { cloneSetReconciler } from '../cloneset/controller/reconciler.js';
+import { cloneSetReconcilerFor } from '../cloneset/controller/reconciler.js';
+import { FEATURE_GATE_DEFAULTS, type FeatureGates } from './feature-gates.js';
 
-export function reconcilers(): Reconciler[] {
+/** `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points. */
+export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS): Reconciler[] {
   return [
     resourceDistributionReconciler as Reconciler,
     // PUB first: a full resync refreshes budgets before the SidecarSet controller asks them.
@@ -17,6 +19,7 @@ export function reconcilers(): Reconciler[] {
     workloadSpreadReconciler as Reconciler,
     // In-place sidecar updates ask the PUBs first (the PUB webhook stays the authority).
     sidecarSetReconcilerFor({ budgets: pubDisruptionBudgets }) as Reconciler,
-    cloneSetReconciler as Reconciler,
+    // In-place updates and deletions ask the PUBs first.
+    cloneSetReconcilerFor({ gates, budgets: pubDisruptionBudgets }) as Reconciler,
   ];
 }

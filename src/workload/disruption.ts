@@ -17,6 +17,8 @@ export type DisruptionVerdict = { allowed: true } | { allowed: false; reason: st
 export interface DisruptionBudget {
   /** May `pod` be updated in place (operation UPDATE) now? `allowed` consumes budget for this plan. */
   requestUpdate(pod: Pod): DisruptionVerdict;
+  /** May `pod` be deleted now? Optional: budgets that do not say allow deletion (the webhook still guards). */
+  requestDelete?(pod: Pod): DisruptionVerdict;
 }
 
 /** What a budget implementation may consult: the observed PUBs and pods, and the time. */

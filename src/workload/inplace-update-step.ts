@@ -33,6 +33,8 @@ export type InPlaceUpdateStepOptions = {
   isAtRevision?: (pod: Pod, revision: string) => boolean;
   /** The labels that put a pod at `revision` (default: controller-revision-hash). */
   revisionLabels?: (revision: string) => Record<string, string>;
+  /** Further changes the update's first pod write makes (e.g. a lifecycle state label). */
+  onStart?: (pod: Pod) => Pod;
 };
 
 export type UpdatePodStep = 'start' | 'start-grace' | 'finish-grace' | 'drop-grace' | 'next-batch';
@@ -55,7 +57,8 @@ function withAnnotations(pod: Pod, annotations: Record<string, string>, labels =
   return { ...pod, metadata: { ...pod.metadata, ...(labels ? { labels } : {}), annotations } };
 }
 
-function start(pod: Pod, spec: InPlaceUpdateSpec, revision: string, now: Date, graceSeconds: number, labelsFor: (r: string) => Record<string, string>): InPlaceUpdateAction {
+function start(original: Pod, spec: InPlaceUpdateSpec, revision: string, now: Date, graceSeconds: number, labelsFor: (r: string) => Record<string, string>, onStart: (pod: Pod) => Pod): InPlaceUpdateAction {
+  const pod = onStart(original);
   const state: InPlaceUpdateState = { revision, updateTimestamp: rfc3339(now), lastContainerStatuses: null };
   if (Object.keys(spec.images).length > 0) state.updateImages = true;
   const labels = { ...(pod.metadata.labels ?? {}), ...labelsFor(revision) };
@@ -97,7 +100,7 @@ export function inPlaceUpdateStep(
   if (spec && !isAtRevision(pod, revision)) {
     const notReady = inPlaceUpdateNotReadyWrite(pod, now);
     if (notReady) return { type: 'set-not-ready', write: notReady };
-    return start(pod, spec, revision, now, gracePeriodSeconds, opts.revisionLabels ?? defaultRevisionLabels);
+    return start(pod, spec, revision, now, gracePeriodSeconds, opts.revisionLabels ?? defaultRevisionLabels, opts.onStart ?? ((p) => p));
   }
 
   const grace = readInPlaceUpdateGrace(pod.metadata.annotations);

@@ -195,3 +195,75 @@ export function scatter(terms: readonly UpdateScatterTerm[], pods: readonly Pod[
   return out;
 }
 
+
+// ---- Scale-down order ---------------------------------------------------------------------------
+
+export const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
+
+/** The pod's deletion cost (an int32 annotation); 0 when absent or malformed, as Kubernetes reads it. */
+export function deletionCost(pod: Pod): number {
+  const v = pod.metadata.annotations?.[POD_DELETION_COST];
+  if (v === undefined || !/^(0|-?[1-9]\d*)$/.test(v)) return 0;
+  const n = Number(v);
+  return n >= -2147483648 && n <= 2147483647 ? n : 0;
+}
+
+export type RankOptions = { rank?: (pod: Pod) => number; available?: (pod: Pod) => boolean };
+
+/**
+ * ActivePodsWithRanks Less (OpenKruise's cloneset pod_sorter.go): which pod to delete first —
+ * unscheduled, Pending < Unknown < Running, unavailable, not ready, lower deletion cost, higher
+ * rank (more pods of the set on its node), ready for less time, more restarts, newer.
+ */
+export function scaleDownLess(a: Pod, b: Pod, o: RankOptions = {}): boolean {
+  const na = a.spec.nodeName ?? '';
+  const nb = b.spec.nodeName ?? '';
+  if (na !== nb && (na === '' || nb === '')) return na === '';
+  const pa = PHASE_ORDINAL[a.status?.phase ?? ''] ?? 0;
+  const pb = PHASE_ORDINAL[b.status?.phase ?? ''] ?? 0;
+  if (pa !== pb) return pa < pb;
+  if (o.available) {
+    const aa = o.available(a);
+    if (aa !== o.available(b)) return !aa;
+  }
+  const ra = isPodReadyCondition(a);
+  const rb = isPodReadyCondition(b);
+  if (ra !== rb) return !ra;
+  const ca = deletionCost(a);
+  const cb = deletionCost(b);
+  if (ca !== cb) return ca < cb;
+  const ka = o.rank?.(a) ?? 0;
+  const kb = o.rank?.(b) ?? 0;
+  if (ka !== kb) return ka > kb;
+  if (ra && rb) {
+    const ta = readyTime(a);
+    const tb = readyTime(b);
+    if (ta !== tb) return afterOrZero(ta, tb);
+  }
+  const xa = maxContainerRestarts(a);
+  const xb = maxContainerRestarts(b);
+  if (xa !== xb) return xa > xb;
+  const ta = timeOf(a.metadata.creationTimestamp);
+  const tb = timeOf(b.metadata.creationTimestamp);
+  if (ta !== tb) return afterOrZero(ta, tb);
+  return false;
+}
+
+/**
+ * NewSameNodeRanker: on a node with several of the pods, all but the one to keep longest get a
+ * rank, the first to delete the highest, so scale-down spreads the remaining pods over nodes.
+ */
+export function sameNodeRanks(pods: readonly Pod[]): Map<Pod, number> {
+  const ranks = new Map<Pod, number>();
+  const onNode = new Map<string, Pod[]>();
+  for (const pod of pods) {
+    const node = pod.spec.nodeName;
+    if (node) onNode.set(node, [...(onNode.get(node) ?? []), pod]);
+  }
+  for (const group of onNode.values()) {
+    if (group.length <= 1) continue;
+    const sorted = [...group].sort((x, y) => (scaleDownLess(x, y) ? -1 : scaleDownLess(y, x) ? 1 : 0)).slice(0, -1);
+    sorted.forEach((pod, i) => ranks.set(pod, sorted.length - i));
+  }
+  return ranks;
+}

@@ -28,6 +28,9 @@ export const CloneSetScaleStrategy = Type.Object({
   disablePVCReuse: opt(
     Type.Boolean({ description: 'Do not reuse the PVCs left by a deleted pod when creating its replacement.' }),
   ),
+  excludePreparingDelete: opt(
+    Type.Boolean({ description: 'Do not count pods in PreparingDelete (held by a preDelete hook) when deciding how many pods to create.' }),
+  ),
 });
 
 export const CloneSetUpdateStrategy = Type.Object({

@@ -16,7 +16,7 @@ const cloneSet = (spec: Partial<CloneSet['spec']> = {}, status?: CloneSet['statu
 const pod = (cs: CloneSet, id: string, revision: string, over: { ready?: boolean; labels?: Record<string, string>; phase?: string; node?: string } = {}): Pod => ({
   metadata: {
     name: `web-${id}`, namespace: 'ns', uid: `pod-${id}`, creationTimestamp: '2025-12-31T00:00:00Z',
-    labels: { app: 'web', 'apps.kruise.io/cloneset-instance-id': id, 'controller-revision-hash': revision, ...over.labels },
+    labels: { app: 'web', 'apps.kruise.io/cloneset-instance-id': id, 'controller-revision-hash': revision, 'pod-template-hash': revision.slice(revision.lastIndexOf('-') + 1), ...over.labels },
     ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: cs.metadata.uid, controller: true }],
   },
   spec: { containers: [{ name: 'app', image: 'nginx:1' }], ...(over.node === '' ? {} : { nodeName: over.node ?? 'n1' }) },
@@ -68,16 +68,20 @@ describe('decideCloneSets', () => {
     expect(again.status).toEqual([]);
   });
 
-  it('scale in: unassigned, then not-ready pods go first; a named pod goes and is replaced', () => {
+  it('scale in: unassigned, then not-ready pods go first; a named pod goes (within maxUnavailable) and is replaced next', () => {
     const cs = cloneSet({ replicas: 2 });
     const revision = chooseUpdateRevision(cs, []).name;
     const pods = [pod(cs, 'aaaaa', revision), pod(cs, 'bbbbb', revision, { ready: false }), pod(cs, 'ccccc', revision, { node: '', phase: 'Pending', ready: false })];
     const deleted = (p: ReturnType<typeof decideCloneSets>) => p.writes.filter((w) => w.op === 'delete').map((w) => (w as { target: { name: string } }).target.name);
     expect(deleted(decideCloneSets(observed(cs, pods), NOW))).toEqual(['web-ccccc']);
     const named = cloneSet({ replicas: 3, scaleStrategy: { podsToDelete: ['web-aaaaa'] } });
-    const plan = decideCloneSets(observed(named, pods), NOW);
+    // Two pods unavailable already, maxUnavailable 1: the ready pod asked for stays for now.
+    expect(deleted(decideCloneSets(observed(named, pods), NOW))).toEqual([]);
+    const ready = [pod(cs, 'aaaaa', revision), pod(cs, 'bbbbb', revision), pod(cs, 'ccccc', revision)];
+    const plan = decideCloneSets(observed(named, ready), NOW);
     expect(deleted(plan)).toEqual(['web-aaaaa']);
-    expect(creates(plan.writes, 'Pod')).toHaveLength(1);
+    expect(creates(plan.writes, 'Pod')).toHaveLength(0);
+    expect(creates(decideCloneSets(observed(named, ready.slice(1)), NOW).writes, 'Pod')).toHaveLength(1);
   });
 
   it('scaleStrategy.maxUnavailable throttles scale-up while new pods are unavailable', () => {
@@ -133,10 +137,15 @@ describe('updates', () => {
     expect(w.object.metadata.labels?.['controller-revision-hash']).not.toBe(rev1.metadata.name);
   });
 
-  it('ReCreate deletes the pod instead; a non-image change does too under InPlaceIfPossible', () => {
-    expect(podWrites(decideCloneSets(observed(v2({ type: 'ReCreate' }), podsAt(3), [rev1]), NOW)).map((w) => w.op)).toEqual(['delete']);
+  it('ReCreate marks the pod for deletion instead (scaling replaces it); a non-image change does too under InPlaceIfPossible', () => {
+    const marked = (plan: ReturnType<typeof decideCloneSets>) => podWrites(plan).map((w) => (w.op === 'update' ? (w.object as unknown as Pod).metadata.labels?.['apps.kruise.io/specified-delete'] : w.op));
+    expect(marked(decideCloneSets(observed(v2({ type: 'ReCreate' }), podsAt(3), [rev1]), NOW))).toEqual(['true']);
     const env = cloneSet({ updateStrategy: { type: 'InPlaceIfPossible' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1', env: [{ name: 'A', value: 'b' }] }] } } });
-    expect(podWrites(decideCloneSets(observed(env, podsAt(3), [rev1]), NOW)).map((w) => w.op)).toEqual(['delete']);
+    expect(marked(decideCloneSets(observed(env, podsAt(3), [rev1]), NOW))).toEqual(['true']);
+    // The marked pod is deleted by scaling next, within maxUnavailable.
+    const pods = podsAt(3);
+    pods[1] = pod(v1, 'bbbbb', rev1.metadata.name, { labels: { 'apps.kruise.io/specified-delete': 'true' } });
+    expect(podWrites(decideCloneSets(observed(v2({ type: 'ReCreate' }), pods, [rev1]), NOW)).map((w) => w.op)).toEqual(['delete']);
   });
 
   it('partition keeps that many pods old; paused updates none; maxUnavailable 2 updates two at once', () => {
@@ -150,6 +159,6 @@ describe('updates', () => {
     const pods = podsAt(3);
     pods[0] = pod(v1, 'aaaaa', rev1.metadata.name, { ready: false });
     const writes = podWrites(decideCloneSets(observed(v2({ type: 'ReCreate', maxUnavailable: 1 }), pods, [rev1]), NOW));
-    expect(writes.map((w) => (w as { target: { name: string } }).target.name)).toEqual(['web-aaaaa']);
+    expect(writes.map((w) => (w as { object: Pod }).object.metadata.name)).toEqual(['web-aaaaa']);
   });
 });

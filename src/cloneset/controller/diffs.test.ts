@@ -41,7 +41,7 @@ function podOf([revision, state, ready, specifiedDelete]: Vector['pods'][number]
 }
 
 describe('expectationDiffs: OpenKruise calculateDiffsWithExpectation vectors', () => {
-  for (const v of (vectors as { cases: Vector[] }).cases) {
+  for (const v of (vectors as unknown as { cases: Vector[] }).cases) {
     it(v.name, () => {
       const pods = v.pods.map(podOf);
       const current = v.revisionConsistent ? 'new_rev' : 'old_rev';

@@ -1,38 +1,58 @@
-// What the CloneSet controller reads: the CloneSets in scope, the pods CloneSets created (one LIST
-// by the instance-id label, however many CloneSets) and the ControllerRevisions. Fresh LISTs
-// every run: no in-memory expectations, so nothing can leak and stall a CloneSet (kruise#1765).
+// What the CloneSet controller reads: the CloneSets in scope, the pods and PVCs CloneSets created
+// (one LIST each by the instance-id label, however many CloneSets), the ControllerRevisions and
+// the PodUnavailableBudgets. Fresh LISTs every run: no in-memory expectations, so nothing can leak
+// and stall a CloneSet (kruise#1765).
+import type { PodUnavailableBudget } from '../../api/policy/podunavailablebudget.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
+import { listDisruptionBudgets } from '../../workload/list-budgets.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, type CloneSet } from '../types.js';
+
+export type Pvc = KubeObject & { metadata: { name: string; namespace: string; uid?: string; labels?: Record<string, string>; deletionTimestamp?: string } };
 
 export type CloneSetObserved = {
   cloneSets: CloneSet[];
   /** Pods with the instance-id label, by the uid of the CloneSet that controls them. */
   podsByOwner: Map<string, Pod[]>;
+  /** PVCs with the instance-id label, by the uid of the CloneSet that owns them. */
+  pvcsByOwner?: Map<string, Pvc[]>;
   revisions: ControllerRevision[];
+  budgets?: PodUnavailableBudget[];
 };
 
 const inScope = (scope: Scope, cs: CloneSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === cs.metadata.name && (o.namespace ?? '') === cs.metadata.namespace);
 
+function byController<T extends { metadata: object }>(items: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const owner = ((item.metadata as { ownerReferences?: { uid?: string; controller?: boolean }[] }).ownerReferences)?.find((o) => o.controller);
+    if (!owner?.uid) continue;
+    out.set(owner.uid, [...(out.get(owner.uid) ?? []), item]);
+  }
+  return out;
+}
+
 export async function observeCloneSets(kube: KubeReader, scope: Scope): Promise<CloneSetObserved> {
   const all = (await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND)).items as unknown as CloneSet[];
   const cloneSets = all.filter((cs) => inScope(scope, cs) && !(cs.metadata as { deletionTimestamp?: string }).deletionTimestamp);
-  if (!cloneSets.length) return { cloneSets, podsByOwner: new Map(), revisions: [] };
+  if (!cloneSets.length) return { cloneSets, podsByOwner: new Map(), pvcsByOwner: new Map(), revisions: [], budgets: [] };
   const namespaces = [...new Set(cloneSets.map((cs) => cs.metadata.namespace))];
   // One namespace: LIST there; several: one LIST across the cluster.
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
-  const [pods, revisions] = await Promise.all([
+  const [pods, pvcs, revisions, budgets] = await Promise.all([
     kube.list<KubeObject>('v1', 'Pod', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
+    kube.list<KubeObject>('v1', 'PersistentVolumeClaim', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
     kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
+    listDisruptionBudgets(kube, namespace.namespace),
   ]);
-  const podsByOwner = new Map<string, Pod[]>();
-  for (const pod of pods.items as unknown as Pod[]) {
-    const owner = (pod.metadata.ownerReferences as { uid?: string; controller?: boolean }[] | undefined)?.find((o) => o.controller);
-    if (!owner?.uid) continue;
-    podsByOwner.set(owner.uid, [...(podsByOwner.get(owner.uid) ?? []), pod]);
-  }
-  return { cloneSets, podsByOwner, revisions: revisions.items as unknown as ControllerRevision[] };
+  return {
+    cloneSets,
+    podsByOwner: byController(pods.items as unknown as Pod[]),
+    pvcsByOwner: byController(pvcs.items as unknown as Pvc[]),
+    revisions: revisions.items as unknown as ControllerRevision[],
+    budgets,
+  };
 }

@@ -1,103 +1,152 @@
-// The CloneSet controller's updates of existing pods to the update revision (cloneset_update.go,
-// simplified): how many may be updated now (up to replicas − partition updated, within
-// maxUnavailable, nothing while paused), in which order (not-ready first), and how — ReCreate
-// deletes a pod (the next run creates its replacement at the new revision), InPlaceIfPossible
-// changes its images in place when only images and template metadata differ
-// (src/workload/inplace-update*.ts), else recreates it; InPlaceOnly never recreates. Pods in the
-// middle of an in-place update are carried on, and new pods get InPlaceUpdateReady set. Pure.
-//
-// Not yet: maxSurge (extra pods during an update), partition rollback, priority and scatter
-// strategies, lifecycle hooks.
-import { kruiseScaledValue, partitionReplicas } from '../../kube/intstr.js';
-import type { KubeObject } from '../../kube/http.js';
-import { isRecord } from '../../kube/validation.js';
-import type { Plan } from '../../reconcile/types.js';
+// Updating a CloneSet's pods (OpenKruise's cloneset_update.go): after refresh.ts found nothing to
+// write, the diffs say how many pods move to the update revision (or, with partition rollback,
+// back to the current one). Candidates are pods not at the target revision, not PreparingDelete,
+// not in a grace period; they are ordered (not-ready first, then priorityStrategy, then
+// scatterStrategy, PreparingUpdate pods first) and limited by maxUnavailable. Each is updated:
+//   in place (InPlaceIfPossible / InPlaceOnly, when only images and template metadata differ),
+//     through its inPlaceUpdate hook (PreparingUpdate) when it has one, asking the PUB first;
+//   else by recreation: the pod is labelled apps.kruise.io/specified-delete and scaling replaces
+//     it (within maxSurge / maxUnavailable), as OpenKruise does.
+// Pure.
+import type { UpdatePriorityStrategy, UpdateScatterTerm } from '../../api/apps/pub.js';
+import { readInPlaceUpdateGrace } from '../../workload/inplace-update-grace.js';
+import { inPlaceUpdateStep, type InPlaceUpdateStepOptions } from '../../workload/inplace-update-step.js';
 import { inPlaceUpdateSpec, type PodTemplate } from '../../workload/inplace-update.js';
-import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
-import { activePodsLess, byLess } from '../../workload/order.js';
-import { podAvailability, type Pod } from '../../workload/pods.js';
-import type { ControllerRevision } from '../../workload/revisions.js';
-import type { CloneSet as CloneSetSchema } from '../../api/apps/cloneset.js';
-import { cloneSetRevisionData } from '../revisions.js';
-import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, cloneSetRef, shortHash, type CloneSet } from '../types.js';
-import type { RevisionChoice } from './revision-choice.js';
+import { isPodHooked, lifecycleState, withLifecycleState } from '../../workload/lifecycle.js';
+import { activePodsLess, byLess, expandScatterTerms, scatter, sortByPriority } from '../../workload/order.js';
+import { addNotReadyKey, PRE_UPDATE_HOOK_KEY } from '../../workload/pod-readiness.js';
+import { statusWrite } from '../../workload/pod-conditions.js';
+import type { Pod } from '../../workload/pods.js';
+import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, SPECIFIED_DELETE_LABEL, shortHash } from '../types.js';
+import { diffsOf } from './scale.js';
+import { event, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { templateOfRevision } from './templates.js';
 
-const podRef = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace });
+/** A PUB refused an in-place update: look again soon. */
+export const UPDATE_BUDGET_RETRY_MS = 2_000;
 
-function templateOfRevision(rev: ControllerRevision | undefined): PodTemplate | undefined {
-  const data = isRecord(rev?.data) ? rev.data : undefined;
-  const spec = isRecord(data?.spec) ? data.spec : undefined;
-  if (!isRecord(spec?.template)) return undefined;
-  const { $patch: _p, ...template } = spec.template;
-  return template as PodTemplate;
+export function inPlaceOptions(run: CloneSetRun, onStart?: (pod: Pod) => Pod): InPlaceUpdateStepOptions {
+  return {
+    isAtRevision,
+    revisionLabels: (r) => ({ [REVISION_HASH_LABEL]: revisionLabel(run, r), [POD_TEMPLATE_HASH_LABEL]: shortHash(r) }),
+    ...(onStart ? { onStart } : {}),
+  };
 }
 
-/** Plans this run's pod updates into `plan`; returns a wake-up (ms) if one is needed. */
-export function planUpdates(cs: CloneSet, pods: readonly Pod[], revision: RevisionChoice, revisions: readonly ControllerRevision[], now: Date, plan: Plan): number | undefined {
-  const strategy = cs.spec.updateStrategy ?? {};
-  const type = strategy.type ?? 'ReCreate';
-  const replicas = cs.spec.replicas ?? 1;
-  const minReady = cs.spec.minReadySeconds ?? 0;
-  const grace = strategy.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
-  const isAt = (pod: Pod, rev: string) => shortHash(pod.metadata.labels?.[REVISION_HASH_LABEL] ?? '') === shortHash(rev);
-  const opts = { isAtRevision: isAt, revisionLabels: (r: string) => ({ [REVISION_HASH_LABEL]: r, [POD_TEMPLATE_HASH_LABEL]: shortHash(r) }) };
-  let wake: number | undefined;
-  const later = (ms: number) => (wake = Math.min(wake ?? Infinity, Math.max(ms, 0)));
-  const apply = (pod: Pod, action: ReturnType<typeof inPlaceUpdateStep>) => {
-    switch (action.type) {
-      case 'set-not-ready':
-      case 'set-ready':
-        plan.status.push(action.write);
-        break;
-      case 'update-pod':
-        plan.writes.push({ op: 'update', object: action.pod as unknown as KubeObject, reason: `CloneSet ${cs.metadata.name}: ${action.reason}` });
-        if (action.wakeAt) later(action.wakeAt.getTime() - now.getTime());
-        break;
-      case 'wait-grace':
-        later(action.until.getTime() - now.getTime());
-        break;
-      case 'wait-completion':
-      case 'invalid':
-      case 'done':
-        break;
-    }
-  };
+function sortCandidates(run: CloneSetRun, candidates: Pod[]): Pod[] {
+  const strategy = run.cs.spec.updateStrategy ?? {};
+  const pods = run.pods;
+  let indexes = candidates.map((p) => pods.indexOf(p)).sort(byLess((i, j) => activePodsLess(pods[i]!, pods[j]!)));
+  if (strategy.priorityStrategy) indexes = sortByPriority(strategy.priorityStrategy as UpdatePriorityStrategy, pods, indexes);
+  const terms = (strategy.scatterStrategy as UpdateScatterTerm[] | undefined) ?? [];
+  if (terms.length) indexes = scatter(expandScatterTerms(terms, pods), pods, indexes);
+  const preparing = (i: number) => lifecycleState(pods[i]!) === 'PreparingUpdate';
+  return indexes.sort((a, b) => Number(preparing(b)) - Number(preparing(a))).map((i) => pods[i]!);
+}
 
-  // Pods at the update revision: carry on an in-place update, or mark a new pod InPlaceUpdateReady.
-  const updated = pods.filter((p) => isAt(p, revision.name));
-  for (const pod of updated) apply(pod, inPlaceUpdateStep(pod, undefined, revision.name, now, grace, opts));
-
-  const old = pods.filter((p) => !isAt(p, revision.name));
-  if (strategy.paused || old.length === 0) return wake;
-  const keepOld = partitionReplicas(strategy.partition, replicas);
-  const wanted = Math.max(replicas - keepOld - updated.length, 0);
-  const maxSurge = kruiseScaledValue(strategy.maxSurge ?? 0, replicas, true);
-  const limit = kruiseScaledValue(strategy.maxUnavailable ?? '20%', replicas, typeof maxSurge === 'number' && maxSurge > 0 ? false : true);
-  const unavailable = pods.filter((p) => !podAvailability(p, minReady, now.getTime()).available).length;
-  const budget = Math.max((typeof limit === 'number' ? limit : 0) - unavailable, 0);
-  // A pod already unavailable costs no further availability: those go first and ignore the budget.
-  const order = [...old.keys()].sort(byLess((i, j) => activePodsLess(old[i]!, old[j]!))).map((i) => old[i]!);
-  const byName = new Map(revisions.map((r) => [r.metadata.name, r]));
-  // Compared as revisions hold templates: Go's typed encoding of the stored template.
-  const target = templateOfRevision({ metadata: { name: revision.name }, revision: 0, data: JSON.parse(cloneSetRevisionData(cs as unknown as CloneSetSchema)) as unknown }) ?? {};
-  let started = 0;
-  let spent = 0;
-  for (const pod of order) {
-    if (started >= wanted) break;
-    const available = podAvailability(pod, minReady, now.getTime()).available;
-    if (available && spent >= budget) break;
-    const from = templateOfRevision(byName.get(pod.metadata.labels?.[REVISION_HASH_LABEL] ?? ''));
-    const inPlace = type !== 'ReCreate' && from ? inPlaceUpdateSpec(from, target) : undefined;
-    if (inPlace?.kind === 'in-place') {
-      apply(pod, inPlaceUpdateStep(pod, inPlace, revision.name, now, grace, opts));
-    } else if (type === 'InPlaceOnly') {
-      continue; // the webhook admits image changes only; a pod of an unknown revision waits
-    } else {
-      plan.writes.push({ op: 'delete', target: podRef(pod), ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}), reason: `CloneSet ${cs.metadata.name}: recreate ${pod.metadata.name} at ${revision.name}` });
-      plan.events.push({ regarding: cloneSetRef(cs), type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully delete old pod ${pod.metadata.name} for update, revision ${revision.name}` });
-    }
-    started++;
-    if (available) spent++;
+/** limitUpdateIndexes: no more than updateMaxUnavailable pods unavailable, at the target or overall. */
+function limitCandidates(run: CloneSetRun, sorted: Pod[], updateNum: number, maxUnavailable: number, target: string): Pod[] {
+  const wanted = sorted.slice(0, Math.abs(updateNum));
+  let unavailable = 0;
+  let targetUnavailable = 0;
+  for (const p of run.pods) {
+    if (isAvailable(run, p)) continue;
+    unavailable++;
+    if (isAtRevision(p, target)) targetUnavailable++;
   }
-  return wake;
+  let n = 0;
+  for (const pod of wanted) {
+    if (targetUnavailable + n >= maxUnavailable) break;
+    if (isAvailable(run, pod)) {
+      if (unavailable >= maxUnavailable) break;
+      unavailable++;
+    }
+    n++;
+  }
+  return wanted.slice(0, n);
+}
+
+function recreate(run: CloneSetRun, pod: Pod, target: string): void {
+  if (pod.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true') return;
+  const labels = { ...(pod.metadata.labels ?? {}), [SPECIFIED_DELETE_LABEL]: 'true' };
+  updatePod(run, pod, { ...pod, metadata: { ...pod.metadata, labels } }, `pod ${pod.metadata.name} is recreated for revision ${target}`);
+  event(run, 'Normal', 'SuccessfulUpdatePodReCreate', `successfully patch pod ${pod.metadata.name} specified-delete for update(revision ${target})`);
+}
+
+function updateOne(run: CloneSetRun, pod: Pod, target: string): void {
+  const { cs } = run;
+  const type = cs.spec.updateStrategy?.type ?? 'ReCreate';
+  const lifecycle = lifecycleOf(run);
+  const from = templateOfRevision([...run.revisions.values()].find((r) => isAtRevision(pod, r.metadata.name)));
+  const to = templateOfRevision(run.revisions.get(target));
+  const spec = type !== 'ReCreate' && from && to ? inPlaceUpdateSpec(from as PodTemplate, to as PodTemplate) : undefined;
+  if (spec?.kind === 'in-place') {
+    const hook = lifecycle?.inPlaceUpdate;
+    switch (lifecycleState(pod)) {
+      case '':
+      case 'PreparingNormal':
+      case 'Normal':
+        if (hook && isPodHooked(hook, pod)) {
+          const notReady = hook.markPodNotReady ? addNotReadyKey(pod, PRE_UPDATE_HOOK_KEY, run.now) : undefined;
+          if (notReady) writePodStatus(run, pod, statusWrite(pod, notReady, `pod ${pod.metadata.name} waits in its inPlaceUpdate hook: KruisePodReady=False`));
+          else updatePod(run, pod, withLifecycleState(pod, 'PreparingUpdate', run.now), `pod ${pod.metadata.name} waits in its inPlaceUpdate hook (PreparingUpdate)`);
+          return;
+        }
+        break;
+      case 'Updated':
+        // The next update starts with the hook put back, so the user's controller sees it coming.
+        if (hook) {
+          updatePod(run, pod, withLifecycleState(pod, 'PreparingUpdate', run.now, hook), `pod ${pod.metadata.name} waits in its inPlaceUpdate hook (PreparingUpdate)`);
+          return;
+        }
+        break;
+      case 'PreparingUpdate':
+        if (hook && isPodHooked(hook, pod)) return;
+        break;
+      case 'Updating':
+        break;
+      default:
+        event(run, 'Warning', 'FailedUpdatePodInPlace', `not allowed to in-place update pod ${pod.metadata.name} in state ${lifecycleState(pod)}`);
+        return;
+    }
+    if (run.gates.PodUnavailableBudgetUpdateGate) {
+      const verdict = run.budget.requestUpdate(pod);
+      if (!verdict.allowed) {
+        wakeIn(run, UPDATE_BUDGET_RETRY_MS);
+        return;
+      }
+    }
+    const grace = cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
+    const action = inPlaceUpdateStep(pod, spec, target, run.now, grace, inPlaceOptions(run, (p) => withLifecycleState(p, 'Updating', run.now)));
+    if (action.type === 'set-not-ready') writePodStatus(run, pod, action.write);
+    else if (action.type === 'update-pod') {
+      updatePod(run, pod, action.pod, action.reason);
+      if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
+      event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pod ${pod.metadata.name} in-place(revision ${target})`);
+    }
+    return;
+  }
+  if (type === 'InPlaceOnly') {
+    event(run, 'Warning', 'FailedUpdatePodInPlace', `find Pod ${pod.metadata.name} update strategy is InPlaceOnly but can not update in-place`);
+    return;
+  }
+  recreate(run, pod, target);
+}
+
+export function planUpdates(run: CloneSetRun): void {
+  const strategy = run.cs.spec.updateStrategy ?? {};
+  if (strategy.type === 'OnDelete' || strategy.paused) return;
+  const diffs = diffsOf(run);
+  if (diffs.updateNum === 0) return;
+  const target = diffs.updateNum > 0 ? run.updateRevision : run.currentRevision;
+  const candidates = run.pods.filter((pod) => {
+    const waiting = diffs.updateNum > 0 ? !isAtRevision(pod, run.updateRevision) : isAtRevision(pod, run.updateRevision);
+    if (!waiting) return false;
+    const state = lifecycleState(pod);
+    if (state === 'PreparingDelete') return false;
+    if (state === 'Updated') return true;
+    return !readInPlaceUpdateGrace(pod.metadata.annotations);
+  });
+  const chosen = limitCandidates(run, sortCandidates(run, candidates), diffs.updateNum, diffs.updateMaxUnavailable, target);
+  for (const pod of chosen) if (untouched(run, pod)) updateOne(run, pod, target);
 }

@@ -5,7 +5,7 @@
 // `kruise.io/sidecarset-name` label), the Namespaces (labels, for namespaceSelector), and the
 // PodUnavailableBudgets (none when their CRD is not installed). Nothing when no set is in scope.
 import type { PodUnavailableBudget } from '../../api/policy/podunavailablebudget.js';
-import { isNotFound } from '../../kube/errors.js';
+import { listDisruptionBudgets } from '../../workload/list-budgets.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { SIDECARSET_NAME_LABEL, type SidecarSet } from '../types.js';
@@ -35,16 +35,6 @@ function inScope(scope: Scope, name: string): boolean {
   return scope.kind === 'all' || scope.objects.some((o) => o.name === name);
 }
 
-/** The PUB CRD may not be installed: its absence means no budgets. */
-async function listBudgets(kube: KubeReader): Promise<PodUnavailableBudget[]> {
-  try {
-    return (await kube.list<KubeObject>('policy.kruise.io/v1alpha1', 'PodUnavailableBudget')).items as unknown as PodUnavailableBudget[];
-  } catch (e) {
-    if (isNotFound(e) || (e instanceof Error && /does not serve/.test(e.message))) return [];
-    throw e;
-  }
-}
-
 export async function observeSidecarSets(kube: KubeReader, scope: Scope, opts: ObserveOptions = {}): Promise<SidecarSetObserved> {
   const kruiseNamespace = opts.kruiseNamespace ?? DEFAULT_KRUISE_NAMESPACE;
   const all = (await kube.list<KubeObject>(SIDECARSET_API_VERSION, SIDECARSET_KIND)).items as unknown as SidecarSet[];
@@ -57,7 +47,7 @@ export async function observeSidecarSets(kube: KubeReader, scope: Scope, opts: O
     kube.list<KubeObject>('v1', 'Pod'),
     kube.list<KubeObject>('apps/v1', 'ControllerRevision', { namespace: kruiseNamespace, labelSelector }),
     kube.list<KubeObject & { metadata?: { name?: string; labels?: Record<string, string> } }>('v1', 'Namespace'),
-    listBudgets(kube),
+    listDisruptionBudgets(kube),
   ]);
   return {
     kruiseNamespace,

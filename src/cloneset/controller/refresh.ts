@@ -1,0 +1,99 @@
+// Bringing each pod's state up to date before any update (refreshPodState in OpenKruise's
+// cloneset_update.go): carry on in-place updates (grace periods, completion, InPlaceUpdateReady),
+// set KruisePodReady on new pods, move lifecycle states on —
+//   PreparingNormal → Normal once scheduled (or, with a preNormal hook, once all its labels and
+//                     finalizers are on the pod);
+//   PreparingUpdate → Normal / Updated when the pod turns out to be at the update revision;
+//   Updating → Updated (inPlaceUpdate hook not all back on) or Normal, once the update completed;
+//   Updated → Normal once the inPlaceUpdate hook is all back on —
+// and label pods missing pod-template-hash. At most one write per pod. Returns whether anything
+// was written (then no pod is updated this run). Pure.
+import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
+import { isPodAllHooked, lifecycleState, withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
+import { statusWrite } from '../../workload/pod-conditions.js';
+import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '../../workload/pod-readiness.js';
+import { podCondition, type Pod } from '../../workload/pods.js';
+import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, shortHash } from '../types.js';
+import { isUpdated, lifecycleOf, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { inPlaceOptions } from './update.js';
+
+const isScheduled = (pod: Pod) => Boolean(pod.spec.nodeName) || podCondition(pod, 'PodScheduled')?.status === 'True';
+
+/** The in-place step of a pod already at its revision; 'completed' when nothing is left to do. */
+function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'waiting' {
+  const grace = run.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
+  const action = inPlaceUpdateStep(pod, undefined, pod.metadata.labels?.[REVISION_HASH_LABEL] ?? '', run.now, grace, inPlaceOptions(run));
+  switch (action.type) {
+    case 'set-ready': {
+      // New pods: KruisePodReady goes True in the same write.
+      const conditions = initialKruisePodReady(pod, action.write.status.conditions as NonNullable<NonNullable<Pod['status']>['conditions']>, run.now);
+      writePodStatus(run, pod, conditions ? { ...action.write, status: { conditions } } : action.write);
+      return 'wrote';
+    }
+    case 'set-not-ready':
+      writePodStatus(run, pod, action.write);
+      return 'wrote';
+    case 'update-pod':
+      updatePod(run, pod, action.pod, action.reason);
+      if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
+      return 'wrote';
+    case 'wait-grace':
+      wakeIn(run, action.until.getTime() - run.now.getTime());
+      return 'waiting';
+    case 'wait-completion':
+    case 'invalid':
+      return 'waiting';
+    case 'done':
+      return 'completed';
+  }
+}
+
+function nextLifecycleState(run: CloneSetRun, pod: Pod, inPlaceCompleted: boolean): LifecycleState | undefined {
+  const lifecycle = lifecycleOf(run);
+  const afterUpdate = (): LifecycleState => (lifecycle && !isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? 'Updated' : 'Normal');
+  switch (lifecycleState(pod)) {
+    case 'PreparingNormal':
+      return (lifecycle?.preNormal ? isPodAllHooked(lifecycle.preNormal, pod) : isScheduled(pod)) ? 'Normal' : undefined;
+    case 'PreparingUpdate':
+      return isUpdated(run, pod) ? afterUpdate() : undefined;
+    case 'Updating':
+      return inPlaceCompleted ? afterUpdate() : undefined;
+    case 'Updated':
+      return !lifecycle?.inPlaceUpdate || isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? 'Normal' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function refreshPods(run: CloneSetRun): boolean {
+  let wrote = false;
+  for (const pod of run.pods) {
+    if (!untouched(run, pod)) continue;
+    const inPlace = carryOnInPlace(run, pod);
+    if (inPlace === 'wrote') {
+      wrote = true;
+      continue;
+    }
+    const initial = initialKruisePodReady(pod, pod.status?.conditions ?? [], run.now);
+    if (initial) {
+      writePodStatus(run, pod, statusWrite(pod, initial, `pod ${pod.metadata.name} is new: KruisePodReady=True`));
+      wrote = true;
+      continue;
+    }
+    const next = nextLifecycleState(run, pod, inPlace === 'completed');
+    if (next) {
+      // markPodNotReady: the pod is back in service once its update is over (the key goes first).
+      const ready = lifecycleOf(run)?.inPlaceUpdate?.markPodNotReady && (next === 'Updated' || next === 'Normal') ? removeNotReadyKey(pod, PRE_UPDATE_HOOK_KEY, run.now) : undefined;
+      if (ready) writePodStatus(run, pod, statusWrite(pod, ready, `pod ${pod.metadata.name} finished its in-place update: KruisePodReady back to True`));
+      else updatePod(run, pod, withLifecycleState(pod, next, run.now), `pod ${pod.metadata.name} lifecycle ${lifecycleState(pod)} → ${next}`);
+      wrote = true;
+      continue;
+    }
+    if (!pod.metadata.labels?.[POD_TEMPLATE_HASH_LABEL]) {
+      const labels = { ...(pod.metadata.labels ?? {}), [POD_TEMPLATE_HASH_LABEL]: shortHash(pod.metadata.labels?.[REVISION_HASH_LABEL] ?? '') };
+      updatePod(run, pod, { ...pod, metadata: { ...pod.metadata, labels } }, `pod ${pod.metadata.name} gets its pod-template-hash label`);
+      wrote = true;
+    }
+  }
+  return wrote;
+}

@@ -1,0 +1,75 @@
+// One CloneSet's decision in progress: what was observed, the revisions in play, and the plan
+// being written. Scaling (scale.ts), refreshing pod states (refresh.ts) and updating (update.ts)
+// share it; like OpenKruise, a run that scales does not update, and each pod gets at most one
+// write per run (every write carries the pod's resourceVersion, so a second would conflict).
+import type { KubeObject } from '../../kube/http.js';
+import type { FeatureGates } from '../../reconcile/feature-gates.js';
+import type { EventNote, Plan, StatusWrite } from '../../reconcile/types.js';
+import type { DisruptionBudget } from '../../workload/disruption.js';
+import type { Lifecycle } from '../../workload/lifecycle.js';
+import type { Pod } from '../../workload/pods.js';
+import type { ControllerRevision } from '../../workload/revisions.js';
+import { SPECIFIED_DELETE_LABEL, cloneSetRef, shortHash, type CloneSet } from '../types.js';
+import { isCloneSetPodAvailable } from './availability.js';
+import type { Pvc } from './observe.js';
+
+export type CloneSetRun = {
+  cs: CloneSet;
+  /** Active pods (not terminating), including those in PreparingDelete. */
+  pods: Pod[];
+  pvcs: Pvc[];
+  revisions: ReadonlyMap<string, ControllerRevision>;
+  updateRevision: string;
+  currentRevision: string;
+  now: Date;
+  gates: FeatureGates;
+  budget: DisruptionBudget;
+  plan: Plan;
+  /** Pods written this run (by name). */
+  touched: Set<string>;
+  /** The earliest wake-up asked for (ms from now). */
+  wakeMs?: number;
+};
+
+export const podRef = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace });
+
+export const lifecycleOf = (run: CloneSetRun): Lifecycle | undefined => run.cs.spec.lifecycle as Lifecycle | undefined;
+
+/** EqualToRevisionHash: the full revision name or just its hash. */
+export const isAtRevision = (pod: Pod, revision: string): boolean => {
+  const label = pod.metadata.labels?.['controller-revision-hash'] ?? '';
+  return label === revision || shortHash(label) === shortHash(revision);
+};
+
+export const isUpdated = (run: CloneSetRun, pod: Pod): boolean => isAtRevision(pod, run.updateRevision);
+
+/** What pods at `revision` carry in controller-revision-hash (just the hash with CloneSetShortHash). */
+export const revisionLabel = (run: CloneSetRun, revision: string): string => (run.gates.CloneSetShortHash ? shortHash(revision) : revision);
+
+export const isSpecifiedDelete = (cs: CloneSet, pod: Pod): boolean =>
+  pod.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true' || (cs.spec.scaleStrategy?.podsToDelete ?? []).includes(pod.metadata.name);
+
+export const isAvailable = (run: CloneSetRun, pod: Pod): boolean => isCloneSetPodAvailable(pod, run.cs.spec.minReadySeconds ?? 0, run.now.getTime());
+/** isPodReady in OpenKruise's scaling: available with minReadySeconds 0. */
+export const isReady = (run: CloneSetRun, pod: Pod): boolean => isCloneSetPodAvailable(pod, 0, run.now.getTime());
+
+export function wakeIn(run: CloneSetRun, ms: number): void {
+  run.wakeMs = Math.min(run.wakeMs ?? Infinity, Math.max(ms, 0));
+}
+
+export function event(run: CloneSetRun, type: EventNote['type'], reason: string, message: string): void {
+  run.plan.events.push({ regarding: { ...cloneSetRef(run.cs), ...(run.cs.metadata.uid ? { uid: run.cs.metadata.uid } : {}) }, type, reason, message });
+}
+
+/** Replace `pod` with `next` (the observed resourceVersion is the precondition). */
+export function updatePod(run: CloneSetRun, pod: Pod, next: Pod, reason: string): void {
+  run.touched.add(pod.metadata.name);
+  run.plan.writes.push({ op: 'update', object: next as unknown as KubeObject, reason: `CloneSet ${run.cs.metadata.name}: ${reason}` });
+}
+
+export function writePodStatus(run: CloneSetRun, pod: Pod, write: StatusWrite): void {
+  run.touched.add(pod.metadata.name);
+  run.plan.status.push(write);
+}
+
+export const untouched = (run: CloneSetRun, pod: Pod): boolean => !run.touched.has(pod.metadata.name);
