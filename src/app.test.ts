@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import { sha256Hex } from './edge-state/auth.js';
 import { allow, deny, type WebhookEndpoint } from './admission/types.js';
-import { type ChangeEvent } from './edge-state/contracts.js';
+import { type ChangeDebouncer, type ChangeEvent } from './edge-state/contracts.js';
 
 const endpoint = (verdict: 'allow' | 'deny'): WebhookEndpoint => ({
   path: 'validate-kruise', type: 'validating', name: 'v.test', rules: [], failurePolicy: 'Fail', timeoutSeconds: 5, sideEffects: 'None',
@@ -80,5 +80,70 @@ describe('explain endpoints', () => {
   it('answers 400 to a body that is not JSON', async () => {
     const res = await (await explainApp()).request('/clusters/c1/s/explain/echo', { method: 'POST', body: '{' });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('workload pod status changes', () => {
+  const observer: WebhookEndpoint = {
+    path: 'observe-pod-status', type: 'validating', name: 'o.test', rules: [], failurePolicy: 'Ignore', timeoutSeconds: 2, sideEffects: 'None',
+    observer: true, observesWorkloadPods: true, handlers: [],
+  };
+  const podReview = (ready: [string, string], dryRun = false) => {
+    const pod = (status: string) => ({
+      metadata: { name: 'web-x', namespace: 'prod', ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', controller: true }] },
+      status: { conditions: [{ type: 'Ready', status }] },
+    });
+    return JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+      request: {
+        uid: 'u', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, subResource: 'status',
+        name: 'web-x', namespace: 'prod', operation: 'UPDATE', userInfo: {}, dryRun, object: pod(ready[1]), oldObject: pod(ready[0]),
+      },
+    });
+  };
+
+  async function observe(bodies: string[], debounce?: ChangeDebouncer): Promise<ChangeEvent[]> {
+    const published: ChangeEvent[] = [];
+    const app = buildApp({
+      endpoints: [observer],
+      registry: { credentials: async () => ({ clusterId: 'c1', webhookSecrets: [{ sha256: await sha256Hex('s') }], syncTokens: [] }) },
+      state: () => ({ collection: async () => undefined }),
+      changes: {
+        sink: { publish: async (e) => void published.push(...e) }, kinds: new Set(),
+        workloadPods: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', podLabel: 'apps.kruise.io/cloneset-instance-id' }],
+        ...(debounce ? { debounce } : {}),
+      },
+    });
+    for (const body of bodies) {
+      const res = await app.request('/clusters/c1/s/observe-pod-status', { method: 'POST', body });
+      expect(((await res.json()) as { response: { allowed: boolean } }).response.allowed).toBe(true);
+    }
+    await new Promise((r) => setTimeout(r, 0));
+    return published;
+  }
+
+  const web: ChangeEvent = { clusterId: 'c1', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: 'prod', name: 'web', reason: 'pod-status' };
+
+  it('a pod becoming ready is an event for its CloneSet', async () => {
+    expect(await observe([podReview(['False', 'True'])])).toEqual([web]);
+  });
+
+  it('a status write a controller does not wait on, or a dry run, is none', async () => {
+    expect(await observe([podReview(['True', 'True']), podReview(['False', 'True'], true)])).toEqual([]);
+  });
+
+  it('goes through the debouncer: only what it answers is published now', async () => {
+    const offered: ChangeEvent[][] = [];
+    let first = true;
+    const debounce: ChangeDebouncer = {
+      offer: async (_c, events) => {
+        offered.push([...events]);
+        const now = first ? [...events] : [];
+        first = false;
+        return now;
+      },
+    };
+    expect(await observe([podReview(['False', 'True']), podReview(['True', 'False'])], debounce)).toEqual([web]);
+    expect(offered).toEqual([[web], [web]]);
   });
 });

@@ -31,7 +31,8 @@ import { withLedgerMirror } from './edge-state/ledger-mirror.js';
 import { MAX_LEDGER_BODY_BYTES, answerLedgerOp, parseLedgerBody, parseLedgerParams } from './edge-state/ledger-http.js';
 import type { StateStore } from './edge-state/state-store.js';
 import type { Admitted } from './admission/dispatch.js';
-import type { ChangeEvent, ChangeSink, ClusterState, CollectionSpec, RelatedObjects } from './edge-state/contracts.js';
+import type { ChangeDebouncer, ChangeEvent, ChangeSink, ClusterState, CollectionSpec, RelatedObjects, WorkloadPods } from './edge-state/contracts.js';
+import { workloadPodEvent } from './edge-state/workload-pods.js';
 import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { admittedWrites, type AdmittedWrite } from './edge-state/admitted.js';
 import { withWriteThrough } from './edge-state/write-through.js';
@@ -80,7 +81,17 @@ export type AppPorts = {
    * Publish a change event when an object of one of `kinds` ("apiVersion/Kind") is admitted, and
    * when a webhook's ledger operation changes what a ledger's object shows (`ledgerKinds` mirrors).
    */
-  changes?: { sink: ChangeSink; kinds: ReadonlySet<string>; ledgerKinds?: readonly LedgerKind[]; related?: RelatedObjects; onError?: (e: unknown) => void };
+  changes?: {
+    sink: ChangeSink;
+    kinds: ReadonlySet<string>;
+    ledgerKinds?: readonly LedgerKind[];
+    related?: RelatedObjects;
+    /** Pod status changes the pod-status observer admits run these workloads' reconcilers. */
+    workloadPods?: readonly WorkloadPods[];
+    /** Coalesces those per workload (without one, each is published). */
+    debounce?: ChangeDebouncer;
+    onError?: (e: unknown) => void;
+  };
 };
 
 const REASONS: Record<Admitted['operation'], ChangeEvent['reason']> = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted', CONNECT: 'connected' };
@@ -131,9 +142,13 @@ export function buildApp(ports: AppPorts): Hono {
     // A dry run changes no ledger, whatever the operation answered.
     const events = [...(change ? [change] : []), ...(answer.admitted?.dryRun === false ? mirrored.changed() : [])];
     if (ports.changes?.related && endpoint.type === 'validating') events.push(...relatedEvents(clusterId, answer.admitted, ports.changes.related));
-    if (events.length && ports.changes) {
+    const podStatus = ports.changes && endpoint.observesWorkloadPods && answer.admitted ? workloadPodEvent(clusterId, answer.admitted, ports.changes.workloadPods ?? []) : undefined;
+    if ((events.length || podStatus) && ports.changes) {
+      const { sink, debounce, onError } = ports.changes;
       // In the background: the API server is waiting for our answer, not for the events.
-      const sent = ports.changes.sink.publish(events).catch((e: unknown) => ports.changes?.onError?.(e));
+      const sent = (podStatus && debounce ? debounce.offer(clusterId, [podStatus]) : Promise.resolve(podStatus ? [podStatus] : []))
+        .then((now) => (events.length || now.length ? sink.publish([...events, ...now]) : undefined))
+        .catch((e: unknown) => onError?.(e));
       try {
         c.executionCtx.waitUntil(sent);
       } catch {

@@ -5,7 +5,8 @@
 import { ENDPOINT_CATALOG } from './admission/endpoints.js';
 import type { LedgerKind } from './edge-state/ledger.js';
 import type { Feature } from './edge-state/contracts.js';
-import type { CollectionSpec, RelatedObjects } from './edge-state/contracts.js';
+import type { CollectionSpec, RelatedObjects, WorkloadPods } from './edge-state/contracts.js';
+import { workloadPodSelectors } from './edge-state/workload-pods.js';
 import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { resourceDistributionFeature } from './resourcedistribution/index.js';
 import { sidecarSetFeature } from './sidecarset/index.js';
@@ -28,10 +29,17 @@ export function webhookEndpoints(features: readonly Feature[] = FEATURES): Webho
       if (!paths.has(h.endpoint)) throw new Error(`feature ${f.name}: unknown webhook endpoint "${h.endpoint}"`);
     }
   }
+  const pods = workloadPods(features);
   return ENDPOINT_CATALOG.map((template) => ({
     ...template,
+    ...(template.observesWorkloadPods ? { objectSelectorAnyOf: workloadPodSelectors(pods, template.name) } : {}),
     handlers: features.flatMap((f) => f.handlers.filter((h) => h.endpoint === template.path).map((h) => ({ ...h.handler, feature: f.name }))),
-  })).filter((e) => e.handlers.length > 0 || observerNeeded(e, stateCollections(features)));
+  })).filter((e) => e.handlers.length > 0 || observerNeeded(e, stateCollections(features)) || (e.observesWorkloadPods === true && pods.length > 0));
+}
+
+/** Every workload whose pods some feature controls (a status change runs its reconciler). */
+export function workloadPods(features: readonly Feature[] = FEATURES): WorkloadPods[] {
+  return features.flatMap((f) => f.workloadPods ?? []);
 }
 
 /** An observer is registered if some collection takes writes from it. */

@@ -1,4 +1,5 @@
-// One Durable Object per cluster: the cluster's credentials and every collection pushed for it.
+// One Durable Object per cluster: the cluster's credentials, every collection pushed for it, and
+// the change events held back by debouncing (held-events.ts, whose alarm is this object's).
 // A shell around the pure pieces (auth rotation, sync planning): load, decide, store. Requests
 // to one object are serialized, so a push's plan and write cannot interleave with another's.
 import { applyRotation, type CredentialRotation } from '../../src/app.js';
@@ -7,7 +8,9 @@ import { parseSyncPayload, type CollectionMeta, type SyncItem } from '../../src/
 import { HeldState } from '../../src/edge-state/held.js';
 import { parseAdmittedWrites, parseReadRequest, routeOf } from '../../src/edge-state/routes.js';
 import type { AdmittedWrite } from '../../src/edge-state/admitted.js';
-import type { DurableObjectState } from './platform.js';
+import type { DurableObjectState, Env } from './platform.js';
+import { HeldEvents, parseDebounceBody } from './held-events.js';
+import { eventBridgeSink } from './event-sink.js';
 
 const CREDS = 'creds';
 const META = 'meta/';
@@ -20,9 +23,15 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 export class ClusterObject {
   private creds: ClusterCredentials | undefined;
   private readonly held = new HeldState();
+  private readonly events: HeldEvents;
 
-  constructor(private readonly state: DurableObjectState) {
+  constructor(private readonly state: DurableObjectState, env: Env) {
+    this.events = new HeldEvents(state.storage, eventBridgeSink(env));
     void state.blockConcurrencyWhile(() => this.load());
+  }
+
+  async alarm(): Promise<void> {
+    await this.events.alarm();
   }
 
   private async load(): Promise<void> {
@@ -34,6 +43,7 @@ export class ClusterObject {
       this.held.restore(name, meta, [...items].map(([k, v]) => [k.slice(`${ITEM}${name}/`.length), v]));
     }
     this.held.admit([...(await this.state.storage.list<AdmittedWrite>({ prefix: ADMITTED })).values()]);
+    await this.events.load();
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -58,6 +68,7 @@ export class ClusterObject {
         await this.state.storage.deleteAll();
         this.creds = undefined;
         this.held.clear();
+        await this.events.clear();
         return json({ ok: true });
       case 'collection': {
         const snap = this.held.snapshot(name);
@@ -84,6 +95,10 @@ export class ClusterObject {
         return this.sync(name, await request.json());
       case 'summary':
         return json(this.held.summary());
+      case 'debounce': {
+        const events = parseDebounceBody(await request.json());
+        return typeof events === 'string' ? json({ error: events }, 400) : json(await this.events.offer(events));
+      }
     }
   }
 

@@ -20,6 +20,9 @@ function memoryStorage(): DurableObjectStorage {
     delete: async (keys) => (limit(keys.length), keys.filter((k) => data.delete(k)).length),
     list: async <T>({ prefix }: { prefix: string }) => new Map([...data].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k, structuredClone(v) as T])),
     deleteAll: async () => data.clear(),
+    getAlarm: async () => null,
+    setAlarm: async () => undefined,
+    deleteAlarm: async () => undefined,
   };
 }
 
@@ -33,7 +36,7 @@ function clusterObjects() {
     if (!o) {
       const s = storage.get(name) ?? memoryStorage();
       storage.set(name, s);
-      o = new ClusterObject({ storage: s, blockConcurrencyWhile: (fn) => fn() });
+      o = new ClusterObject({ storage: s, blockConcurrencyWhile: (fn) => fn() }, {} as Env);
       objects.set(name, o);
     }
     return o;

@@ -9,7 +9,7 @@ import type { StateStore } from '../../src/edge-state/state-store.js';
 import { ledgerKey, ledgerReducer, type LedgerKind, type LedgerRef, type Ledgers } from '../../src/edge-state/ledger.js';
 import { ledgerBody, ledgerPath, readLedgerAnswer } from '../../src/edge-state/ledger-http.js';
 import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/edge-state/sync.js';
-import type { ClusterState, CollectionSpec, RelatedObjects, Snapshot } from '../../src/edge-state/contracts.js';
+import type { ChangeDebouncer, ChangeEvent, ClusterState, CollectionSpec, RelatedObjects, Snapshot, WorkloadPods } from '../../src/edge-state/contracts.js';
 import type { WebhookEndpoint } from '../../src/admission/types.js';
 import { CLUSTER_ROUTES, routePath, type ClusterRoute } from '../../src/edge-state/routes.js';
 import type { ReadAnswer } from '../../src/edge-state/held.js';
@@ -17,8 +17,7 @@ import type { AdmittedWrite } from '../../src/edge-state/admitted.js';
 import { requestReader, type StampedCache } from '../../src/edge-state/stamped-reads.js';
 import { cachedRegistry } from '../../src/edge-state/credentials-cache.js';
 import type { DurableObjectNamespace, DurableObjectStub, Env } from './platform.js';
-import { PutEventsSink } from '../../src/aws/change-sink.js';
-import { fetchPutEvents } from '../../src/aws/eventbridge-fetch.js';
+import { eventBridgeSink } from './event-sink.js';
 
 const routeMethod = (route: ClusterRoute): string => CLUSTER_ROUTES[route].method;
 
@@ -47,14 +46,25 @@ export function edgeLedgers(namespace: DurableObjectNamespace, clusterId: string
   };
 }
 
+/** Pod-status events are coalesced in the cluster's object, which publishes the held ones on its alarm. */
+const clusterDebouncer = (env: Env): ChangeDebouncer => ({
+  async offer(clusterId, events) {
+    const r = await call<ChangeEvent[] & { error?: string }>(stubFor(env, clusterId), 'debounce', undefined, events);
+    if (r.status !== 200) throw new Error(`debouncing change events failed: ${r.status} ${r.value.error ?? ''}`);
+    return r.value;
+  },
+});
+
 /** The change-event port, when the Worker is given an EventBridge bus and credentials. */
-function changesPort(env: Env, kinds: ReadonlySet<string>, ledgerKinds: readonly LedgerKind[], related?: RelatedObjects): AppPorts['changes'] | undefined {
-  if (!env.KS_EVENT_BUS_NAME || !env.AWS_REGION || !env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY || kinds.size === 0) return undefined;
-  const transport = fetchPutEvents({
-    region: env.AWS_REGION, accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
-    ...(env.KS_EVENTBRIDGE_ENDPOINT ? { endpoint: env.KS_EVENTBRIDGE_ENDPOINT } : {}),
-  });
-  return { sink: new PutEventsSink(transport, { eventBusName: env.KS_EVENT_BUS_NAME }), kinds, ledgerKinds, ...(related ? { related } : {}), onError: (e) => console.error(`change event not published: ${String(e)}`) };
+function changesPort(env: Env, kinds: ReadonlySet<string>, opts: EdgePortsOptions): AppPorts['changes'] | undefined {
+  const sink = eventBridgeSink(env);
+  if (!sink || kinds.size === 0) return undefined;
+  return {
+    sink, kinds, ledgerKinds: opts.ledgerKinds ?? [],
+    ...(opts.relatedObjects ? { related: opts.relatedObjects } : {}),
+    ...(opts.workloadPods?.length ? { workloadPods: opts.workloadPods, debounce: clusterDebouncer(env) } : {}),
+    onError: (e) => console.error(`change event not published: ${String(e)}`),
+  };
 }
 
 export type EdgePortsOptions = {
@@ -66,6 +76,8 @@ export type EdgePortsOptions = {
   relatedObjects?: RelatedObjects;
   /** The collections handlers read: admitted objects of their kinds are written through. */
   collections?: readonly CollectionSpec[];
+  /** Workloads whose pods' status changes are published (debounced) as change events for them. */
+  workloadPods?: readonly WorkloadPods[];
 };
 
 export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: EdgePortsOptions = {}): Promise<AppPorts> {
@@ -132,7 +144,7 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
     },
   };
 
-  const changes = changesPort(env, opts.changeKinds ?? new Set(), opts.ledgerKinds ?? [], opts.relatedObjects);
+  const changes = changesPort(env, opts.changeKinds ?? new Set(), opts);
   return {
     endpoints,
     registry,

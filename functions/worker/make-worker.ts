@@ -1,9 +1,9 @@
 // Builds the Worker's fetch handler for a feature list (production: src/registry.ts FEATURES;
 // tests may add their own). The app is built once per isolate. The entry exports the Durable
 // Object classes beside it: ClusterObject, and makeLedgerObject(ledgerKinds(features)) as LedgerObject.
-import type { Hono } from 'hono';
+import type { ExecutionContext, Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { changeKinds, featureExplainers, ledgerKinds, relatedObjects, stateCollections, webhookEndpoints } from '../../src/registry.js';
+import { changeKinds, featureExplainers, ledgerKinds, relatedObjects, stateCollections, webhookEndpoints, workloadPods } from '../../src/registry.js';
 import { type Feature } from '../../src/edge-state/contracts.js';
 import { edgePorts } from './edge-ports.js';
 import type { Env } from './platform.js';
@@ -11,10 +11,13 @@ import type { Env } from './platform.js';
 export function makeWorker(features: readonly Feature[]) {
   let app: Promise<Hono> | undefined;
   return {
-    async fetch(request: Request, env: Env): Promise<Response> {
-      app ??= edgePorts(env, webhookEndpoints(features), { changeKinds: changeKinds(features), ledgerKinds: ledgerKinds(features), relatedObjects: relatedObjects(features), collections: stateCollections(features) })
-        .then((ports) => buildApp({ ...ports, explainers: featureExplainers(features) }));
-      return (await app).fetch(request);
+    // The execution context lets the app finish publishing change events after it has answered (waitUntil).
+    async fetch(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
+      app ??= edgePorts(env, webhookEndpoints(features), {
+        changeKinds: changeKinds(features), ledgerKinds: ledgerKinds(features), relatedObjects: relatedObjects(features),
+        collections: stateCollections(features), workloadPods: workloadPods(features),
+      }).then((ports) => buildApp({ ...ports, explainers: featureExplainers(features) }));
+      return (await app).fetch(request, env, ctx);
     },
   };
 }

@@ -6,6 +6,9 @@ export interface DurableObjectStorage {
   delete(keys: string[]): Promise<number>;
   list<T>(options: { prefix: string }): Promise<Map<string, T>>;
   deleteAll(): Promise<void>;
+  getAlarm(): Promise<number | null>;
+  setAlarm(scheduledTime: number): Promise<void>;
+  deleteAlarm(): Promise<void>;
 }
 
 export interface DurableObjectState {

@@ -12,6 +12,9 @@ const CHANGES: WebhookRule['operations'] = ['CREATE', 'UPDATE', 'DELETE'];
 /** Observers never block: a lost observation is repaired by the next push. */
 const OBSERVER = { type: 'validating', failurePolicy: 'Ignore', timeoutSeconds: 2, sideEffects: 'None', observer: true } as const;
 
+/** The pod-status observer's path (its webhook entries: `<kind>.observe-pod-status.kruise-serverless.io`). */
+export const POD_STATUS_OBSERVER = 'observe-pod-status';
+
 const DELETE_PROTECTION_SELECTOR = {
   matchExpressions: [{ key: 'policy.kruise.io/delete-protection', operator: 'Exists' as const }],
 };
@@ -129,6 +132,17 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     path: 'observe-pod',
     name: 'observe-pod.kruise-serverless.io',
     rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
+  },
+  {
+    // Status changes of our workloads' pods (ready, restarted, updated in place): each runs the
+    // pod's workload reconciler at once instead of at its next wake-up. Only the declared workloads'
+    // pods are sent (one entry per pod label, from the features), and nothing is written through.
+    ...OBSERVER,
+    dedicatedObserver: true,
+    observesWorkloadPods: true,
+    path: POD_STATUS_OBSERVER,
+    name: `${POD_STATUS_OBSERVER}.kruise-serverless.io`,
+    rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'], operations: ['UPDATE'] }],
   },
   {
     // What a Cascading namespace's deletion depends on (src/deletion-protection/dependents.ts):

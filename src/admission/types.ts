@@ -136,6 +136,18 @@ export type WebhookEndpoint = {
   observer?: boolean;
   /** An observer that only collections naming it in their `writeThrough` need. */
   dedicatedObserver?: boolean;
+  /**
+   * Observes the pods of the workloads features declare (`Feature.workloadPods`): registered only
+   * when some feature declares one, with `objectSelectorAnyOf` built from their pod labels; what
+   * it admits becomes a change event for the pod's workload (src/edge-state/workload-pods.ts).
+   */
+  observesWorkloadPods?: boolean;
+  /**
+   * Registered as one webhook entry per element, each with its own name and objectSelector (ANDed
+   * with `objectSelector` and the install's overrides), all calling this endpoint: a selector ANDs
+   * its terms, so "objects with any of these labels" takes several entries.
+   */
+  objectSelectorAnyOf?: { name: string; objectSelector: LabelSelector }[];
   handlers: RegisteredHandler[];
 };
 

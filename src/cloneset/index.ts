@@ -12,6 +12,7 @@ export const cloneSetFeature: Feature = {
   ],
   // An admitted CloneSet change runs its controller at once (Lambda: an ObjectChanged event).
   changeKinds: [`${CLONESET_API_VERSION}/${CLONESET_KIND}`],
+  workloadPods: [{ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, podLabel: 'apps.kruise.io/cloneset-instance-id' }],
 };
 
 export { validateCloneSet } from './validate.js';

@@ -83,6 +83,21 @@ export interface ChangeSink {
   publish(events: readonly ChangeEvent[]): Promise<void>;
 }
 
+/**
+ * Coalesces frequent change events per object (src/edge-state/debounce.ts): `offer` returns the
+ * events to publish now; the rest are held and published by the debouncer itself when their
+ * window closes (an in-process timer, or the cluster's Durable Object alarm on the Worker).
+ */
+export interface ChangeDebouncer {
+  offer(clusterId: string, events: readonly ChangeEvent[]): Promise<ChangeEvent[]>;
+}
+
+/**
+ * A workload kind whose pods carry `podLabel` (any value) and a controller owner reference to it:
+ * a status change of such a pod runs that workload's reconciler (src/edge-state/workload-pods.ts).
+ */
+export type WorkloadPods = { apiVersion: string; kind: string; podLabel: string };
+
 /** A feature: its handlers on webhook endpoints, the state they read, and what makes its reconcilers run. */
 export type Feature = {
   name: string;
@@ -98,6 +113,11 @@ export type Feature = {
    * them (a pod stamped with a PUB → that PUB): published as change events like `changeKinds`.
    */
   relatedObjects?: RelatedObjects;
+  /**
+   * The workloads whose pods this feature controls: their status changes (ready, restarted …)
+   * are observed at the edge and published as change events for the owning workload.
+   */
+  workloadPods?: WorkloadPods[];
   /** Served at /clusters/<id>/<secret>/explain/<name>. */
   explainers?: Record<string, Explainer>;
   /** Strongly consistent budgets this feature keeps at the edge (ledger.ts). */

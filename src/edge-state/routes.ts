@@ -19,6 +19,8 @@ export const CLUSTER_ROUTES = {
   versions: { method: 'GET', op: 'versions' },
   sync: { method: 'PUT', op: 'sync' },
   summary: { method: 'GET', op: 'summary' },
+  /** Change events to coalesce (pod status → workload): answers those to publish now, holds the rest. */
+  debounce: { method: 'POST', op: 'debounce' },
 } as const;
 
 export type ClusterRoute = keyof typeof CLUSTER_ROUTES;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { allow, type LabelSelector, type WebhookEndpoint } from '../admission/types.js';
 import type { KubeObject } from '../kube/http.js';
+import { POD_STATUS_OBSERVER } from '../admission/endpoints.js';
+import { FEATURES, webhookEndpoints } from '../registry.js';
 import {
   carryForeignSelectors,
   checkWebhookTarget,
@@ -243,6 +245,50 @@ describe('renderClusterSide', () => {
     expect(JSON.parse(ann)).toEqual({
       'mutate-pod.kruise-serverless.io': { namespaceSelector: ['kubernetes.io/metadata.name', 'kruise-serverless.io/webhooks'], objectSelector: ['inject'] },
     });
+  });
+});
+
+describe('the pod-status observer', () => {
+  const anyOf = (...labels: string[]) => labels.map((l) => ({ name: `${l}.observe.kruise-serverless.io`, objectSelector: { matchExpressions: [{ key: l, operator: 'Exists' as const }] } }));
+
+  it('renders one entry per objectSelectorAnyOf element, each ANDed with the overrides', () => {
+    const e = endpoint('observe', 'validating', { objectSelectorAnyOf: anyOf('a', 'b') });
+    const objs = render({ endpoints: [e], overrides: { observe: { failurePolicy: 'Ignore', objectSelector: { matchLabels: { team: 'x' } } } } });
+    const entries = hooks(objs, 'ValidatingWebhookConfiguration');
+    expect(entries.map((h) => [h.name, (h.clientConfig as { url: string }).url.endsWith('/observe'), h.failurePolicy, h.objectSelector])).toEqual([
+      ['a.observe.kruise-serverless.io', true, 'Ignore', { matchLabels: { team: 'x' }, matchExpressions: [{ key: 'a', operator: 'Exists' }] }],
+      ['b.observe.kruise-serverless.io', true, 'Ignore', { matchLabels: { team: 'x' }, matchExpressions: [{ key: 'b', operator: 'Exists' }] }],
+    ]);
+  });
+
+  it('refuses two entries with one name', () => {
+    const e = endpoint('observe', 'validating', { objectSelectorAnyOf: anyOf('a', 'a') });
+    expect(() => render({ endpoints: [e] })).toThrow(/name "a.observe.kruise-serverless.io" is registered twice/);
+  });
+
+  it('in production: CloneSet pods, pods/status UPDATE, never blocking', () => {
+    const objs = render({ endpoints: webhookEndpoints(FEATURES) });
+    const entry = hooks(objs, 'ValidatingWebhookConfiguration').filter((h) => (h.clientConfig as { url: string }).url.endsWith(`/${POD_STATUS_OBSERVER}`));
+    expect(entry).toEqual([
+      expect.objectContaining({
+        name: 'cloneset.observe-pod-status.kruise-serverless.io',
+        rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'], operations: ['UPDATE'] }],
+        failurePolicy: 'Ignore',
+        timeoutSeconds: 2,
+        sideEffects: 'None',
+        objectSelector: { matchExpressions: [{ key: 'apps.kruise.io/cloneset-instance-id', operator: 'Exists' }] },
+        namespaceSelector: {
+          matchExpressions: [
+            { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'kruise-system'] },
+            { key: 'kruise-serverless.io/webhooks', operator: 'NotIn', values: ['disabled'] },
+          ],
+        },
+      }),
+    ]);
+  });
+
+  it('is not registered when no feature declares workload pods', () => {
+    expect(webhookEndpoints(FEATURES.map(({ workloadPods: _w, ...f }) => f)).map((e) => e.path)).not.toContain(POD_STATUS_OBSERVER);
   });
 });
 

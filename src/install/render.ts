@@ -79,7 +79,7 @@ export function renderClusterSide(opts: RenderOptions): KubeObject[] {
   const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
   if (!isClusterId(namespace)) throw new InstallOptionError(`namespace "${namespace}": must be a DNS label (lowercase letters, digits and '-')`);
   checkEndpoints(opts.endpoints, opts.overrides ?? {});
-  const of = (type: WebhookEndpoint['type']) => opts.endpoints.filter((e) => e.type === type).map((e) => webhookEntry(e, opts, namespace));
+  const of = (type: WebhookEndpoint['type']) => opts.endpoints.filter((e) => e.type === type).flatMap((e) => webhookEntries(e, opts, namespace));
   const mutating = of('mutating');
   const validating = of('validating');
   return [
@@ -160,7 +160,7 @@ function checkEndpoints(endpoints: readonly WebhookEndpoint[], overrides: Record
   const seen = new Set<string>();
   for (const e of endpoints) {
     if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(e.path)) throw new InstallOptionError(`endpoint "${e.name}": path "${e.path}" is not a URL path`);
-    for (const key of [`path:${e.path}`, `name:${e.name}`]) {
+    for (const key of [`path:${e.path}`, ...entryNames(e).map((n) => `name:${n}`)]) {
       if (seen.has(key)) throw new InstallOptionError(`endpoint ${key.replace(':', ' "')}" is registered twice`);
       seen.add(key);
     }
@@ -173,6 +173,16 @@ function checkEndpoints(endpoints: readonly WebhookEndpoint[], overrides: Record
       throw new InstallOptionError(`override for "${path}": failurePolicy must be Fail or Ignore, got "${String(o.failurePolicy)}"`);
     }
   }
+}
+
+/** The names of an endpoint's webhook entries: one, or one per `objectSelectorAnyOf` element. */
+function entryNames(e: WebhookEndpoint): string[] {
+  return e.objectSelectorAnyOf ? e.objectSelectorAnyOf.map((a) => a.name) : [e.name];
+}
+
+function webhookEntries(e: WebhookEndpoint, opts: RenderOptions, namespace: string): WebhookEntry[] {
+  if (!e.objectSelectorAnyOf) return [webhookEntry(e, opts, namespace)];
+  return e.objectSelectorAnyOf.map((a) => webhookEntry({ ...e, name: a.name, objectSelector: mergeSelectors([e.objectSelector, a.objectSelector]) }, opts, namespace));
 }
 
 function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string): WebhookEntry {
