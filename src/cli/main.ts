@@ -22,12 +22,15 @@ import { KubeHttp, type KubeObject } from '../kube/http.js';
 import { loadKubeConfig } from '../kube/node-client.js';
 import { webhookEndpoints } from '../registry.js';
 import { reconcile, type ReconcileOptions } from './reconcile.js';
+import { rollout, RolloutUsageError } from './rollout.js';
 
 const USAGE = `Usage:
   kruise-serverless install --base-url URL --cluster-id ID --secret-file FILE [options]
   kruise-serverless uninstall [--namespace NS] [--purge-crds] [--purge-namespace] [--kubeconfig FILE]
   kruise-serverless reconcile [--once | --dry-run] [--kind KIND] [--resync-seconds N] [--no-watch] [--verbose]
                               [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
+  kruise-serverless rollout status|pause|resume|undo cloneset/NAME [-n NS] [--kubeconfig FILE]
+                              [status: --timeout 5m --no-watch] [undo: --to-revision N]
 
 install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
 our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations calling
@@ -64,6 +67,12 @@ resyncing every --resync-seconds (default 60) with watches triggering runs in be
 $KS_SYNC_TOKEN). Concurrent invocations coordinate through a Lease: only one acts at a time.
 It logs one line per push and one per run that wrote something; --verbose logs every run and
 every collection pushed.
+
+rollout follows and steers a workload's rollout (kinds: cloneset): status watches it, showing
+updated/ready/total and what it waits on, and exits 0 once complete (or complete up to the
+partition), 1 on --timeout (default: none) or, with --no-watch, when not complete; pause and
+resume set spec.updateStrategy.paused; undo puts back the previous revision's pod template, or
+revision N's. -n NS defaults to the kubeconfig context's namespace.
 `;
 
 /** Wrong arguments: print the message (and a hint), exit 2. */
@@ -77,7 +86,7 @@ const OPTIONS = {
   secret: { type: 'string' },
   'secret-file': { type: 'string' },
   'ca-bundle': { type: 'string' },
-  namespace: { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
   'failure-policy': { type: 'string', multiple: true },
   'endpoint-url': { type: 'string', multiple: true },
   'namespace-selector': { type: 'string', multiple: true },
@@ -94,6 +103,8 @@ const OPTIONS = {
   'no-watch': { type: 'boolean' },
   verbose: { type: 'boolean', short: 'v' },
   'edge-url': { type: 'string' },
+  timeout: { type: 'string' },
+  'to-revision': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -113,6 +124,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
+    if (command === 'rollout') return await rollout(extra, { namespace: values.namespace, kubeconfig: values.kubeconfig, timeout: values.timeout, noWatch: values['no-watch'], toRevision: values['to-revision'] });
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     if (command === 'install') await install(values);
     else if (command === 'uninstall') await uninstall(values);
@@ -120,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
     else throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
     return 0;
   } catch (e) {
-    const usage = e instanceof UsageError || e instanceof InstallOptionError;
+    const usage = e instanceof UsageError || e instanceof InstallOptionError || e instanceof RolloutUsageError;
     process.stderr.write(`kruise-serverless: ${(e as Error).message ?? String(e)}\n`);
     if (usage) process.stderr.write('Run `kruise-serverless --help` for usage.\n');
     else if (process.env.KS_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);

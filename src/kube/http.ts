@@ -84,22 +84,25 @@ export class KubeHttp {
   }
 
   /**
-   * Watches a kind (all namespaces) from `resourceVersion` for at most `timeoutSeconds`, calling
-   * `onEvent` per event. Resolves when the server ends the watch (or `signal` aborts it).
+   * Watches a kind (all namespaces unless given, optionally by label and field selector) from
+   * `resourceVersion` for at most `timeoutSeconds`, calling `onEvent` per event. Resolves when the
+   * server ends the watch (or `signal` aborts it).
    */
   async watch(
     apiVersion: string,
     kind: string,
-    opts: { resourceVersion: string; timeoutSeconds: number; signal?: AbortSignal },
+    opts: { resourceVersion: string; timeoutSeconds: number; signal?: AbortSignal; namespace?: string; labelSelector?: string; fieldSelector?: string },
     onEvent: (e: { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject }) => void,
   ): Promise<void> {
     this.calls += 1;
-    const path = (await this.pathFor(apiVersion, kind, '__all__')).replace('/namespaces/__all__', '');
+    const path = (await this.pathFor(apiVersion, kind, opts.namespace ?? '__all__')).replace('/namespaces/__all__', '');
     const url = new URL(this.server + path);
     url.searchParams.set('watch', 'true');
     url.searchParams.set('resourceVersion', opts.resourceVersion);
     url.searchParams.set('timeoutSeconds', String(opts.timeoutSeconds));
     url.searchParams.set('allowWatchBookmarks', 'true');
+    if (opts.labelSelector) url.searchParams.set('labelSelector', opts.labelSelector);
+    if (opts.fieldSelector) url.searchParams.set('fieldSelector', opts.fieldSelector);
     await new Promise<void>((resolve, reject) => {
       const req = request(url, { ...this.base, method: 'GET', headers: { ...(this.base.headers as Record<string, string>), Accept: 'application/json' }, signal: opts.signal }, (res) => {
         if ((res.statusCode ?? 0) >= 300) {
@@ -117,7 +120,8 @@ export class KubeHttp {
           }
         });
         res.on('end', () => resolve());
-        res.on('error', reject);
+        // Aborting mid-stream errors the response too ("aborted"): that is the caller's stop.
+        res.on('error', (e) => (opts.signal?.aborted ? resolve() : reject(e)));
       });
       req.on('error', (e) => (opts.signal?.aborted ? resolve() : reject(e)));
       req.end();
