@@ -159,6 +159,6 @@ describe('updates', () => {
     const pods = podsAt(3);
     pods[0] = pod(v1, 'aaaaa', rev1.metadata.name, { ready: false });
     const writes = podWrites(decideCloneSets(observed(v2({ type: 'ReCreate', maxUnavailable: 1 }), pods, [rev1]), NOW));
-    expect(writes.map((w) => (w as { object: Pod }).object.metadata.name)).toEqual(['web-aaaaa']);
+    expect(writes.map((w) => (w as unknown as { object: Pod }).object.metadata.name)).toEqual(['web-aaaaa']);
   });
 });

@@ -12,10 +12,10 @@ import { ignoreDisruptionBudgets, type DisruptionBudgetSource } from '../../work
 import { isActivePod, rfc3339, type Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { defaultedCloneSet } from '../defaults.js';
-import { cloneSetRef, type CloneSet } from '../types.js';
+import { INSTANCE_ID_LABEL, cloneSetRef, type CloneSet } from '../types.js';
 import { validateCloneSet } from '../validate.js';
 import type { CloneSetObserved } from './observe.js';
-import { refreshPods } from './refresh.js';
+import { refreshPods, restoreReadiness } from './refresh.js';
 import { chooseUpdateRevision } from './revision-choice.js';
 import { event, isAvailable, isUpdated, type CloneSetRun } from './run.js';
 import { planScale } from './scale.js';
@@ -43,6 +43,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
     cs,
     pods,
     pvcs: o.pvcsByOwner?.get(cs.metadata.uid ?? '') ?? [],
+    ownedIds: new Set(owned.map((p) => p.metadata.labels?.[INSTANCE_ID_LABEL] ?? '')),
     revisions,
     updateRevision: revision.name,
     currentRevision: revision.currentRevision || revision.name,
@@ -51,6 +52,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
     budget: (opts.budgets ?? ignoreDisruptionBudgets)({ budgets: o.budgets ?? [], pods, now }),
     plan: emptyPlan(),
     touched: new Set(),
+    deferredReady: new Map(),
   };
   let condition: CloneSetCondition | undefined;
   if (errs.length) {
@@ -60,7 +62,10 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
     if (prior?.message !== message) event(run, 'Warning', 'InvalidSpec', `CloneSet ${cs.metadata.name} is invalid and is not acted on: ${message}`);
   } else {
     run.plan.writes.push(...revision.writes);
-    if (!planScale(run) && !refreshPods(run)) planUpdates(run);
+    if (!planScale(run) && !refreshPods(run)) {
+      planUpdates(run);
+      restoreReadiness(run);
+    }
   }
 
   const { status, wakeAt } = cloneSetStatus(run, revision.collisionCount);

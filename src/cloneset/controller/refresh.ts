@@ -25,6 +25,13 @@ function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'wa
   const action = inPlaceUpdateStep(pod, undefined, pod.metadata.labels?.[REVISION_HASH_LABEL] ?? '', run.now, grace, inPlaceOptions(run));
   switch (action.type) {
     case 'set-ready': {
+      // A pod not at the update revision may be between the two writes that start its in-place
+      // update (InPlaceUpdateReady=False, then the images): the update step carries it on, and
+      // it is only made ready again if this run does not update it (restoreReadiness).
+      if (!isUpdated(run, pod)) {
+        run.deferredReady.set(pod.metadata.name, action.write);
+        return 'waiting';
+      }
       // New pods: KruisePodReady goes True in the same write.
       const conditions = initialKruisePodReady(pod, action.write.status.conditions as NonNullable<NonNullable<Pod['status']>['conditions']>, run.now);
       writePodStatus(run, pod, conditions ? { ...action.write, status: { conditions } } : action.write);
@@ -96,4 +103,12 @@ export function refreshPods(run: CloneSetRun): boolean {
     }
   }
   return wrote;
+}
+
+/** Pods left between the two writes that start an in-place update, and not updated this run: ready again. */
+export function restoreReadiness(run: CloneSetRun): void {
+  for (const pod of run.pods) {
+    const write = run.deferredReady.get(pod.metadata.name);
+    if (write && untouched(run, pod)) writePodStatus(run, pod, write);
+  }
 }

@@ -18,6 +18,8 @@ export type CloneSetRun = {
   /** Active pods (not terminating), including those in PreparingDelete. */
   pods: Pod[];
   pvcs: Pvc[];
+  /** Instance ids of every pod owned, terminating ones included. */
+  ownedIds: ReadonlySet<string>;
   revisions: ReadonlyMap<string, ControllerRevision>;
   updateRevision: string;
   currentRevision: string;
@@ -25,6 +27,8 @@ export type CloneSetRun = {
   gates: FeatureGates;
   budget: DisruptionBudget;
   plan: Plan;
+  /** Readiness writes refresh held back for pods that may be starting an in-place update. */
+  deferredReady: Map<string, StatusWrite>;
   /** Pods written this run (by name). */
   touched: Set<string>;
   /** The earliest wake-up asked for (ms from now). */

@@ -99,8 +99,12 @@ function createPods(run: CloneSetRun, count: number, oldCount: number): boolean 
   const podIds = new Set(run.pods.map(idOf));
   // PVCs without a pod keep their id for the next pod, so a recreated pod gets its volumes back.
   const reusable = cs.spec.scaleStrategy?.disablePVCReuse ? [] : [...new Set(run.pvcs.map(idOf).filter((id) => id && !podIds.has(id)))].sort();
-  const used = new Set([...podIds, ...run.pvcs.map(idOf)]);
-  const ids = [...reusable.slice(0, count), ...newInstanceIds(cs.metadata.uid ?? cs.metadata.name, used, Math.max(count - reusable.length, 0))];
+  // Never the id of a pod still terminating, or of a name asked to be deleted; and a fresh series
+  // for every version of the CloneSet, so a deleted pod's name does not come straight back.
+  const asked = (cs.spec.scaleStrategy?.podsToDelete ?? []).filter((n) => n.startsWith(`${cs.metadata.name}-`)).map((n) => n.slice(cs.metadata.name.length + 1));
+  const used = new Set([...podIds, ...run.ownedIds, ...run.pvcs.map(idOf), ...asked]);
+  const seed = `${cs.metadata.uid ?? cs.metadata.name}/${cs.metadata.resourceVersion ?? ''}`;
+  const ids = [...reusable.slice(0, count), ...newInstanceIds(seed, used, Math.max(count - reusable.length, 0))];
   const existing = new Set(run.pvcs.map((c) => c.metadata.name));
   const current = templateOfRevision(run.revisions.get(run.currentRevision));
   const update = templateOfRevision(run.revisions.get(run.updateRevision)) ?? (cs.spec.template as Template | undefined) ?? {};
