@@ -17,7 +17,8 @@ import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { FEATURES, webhookEndpoints } from '../../src/registry.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
-import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
+import { DEBOUNCE_WINDOW_MS } from '../../src/edge-state/debounce.js';
+import { isReady, startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
 import { evictPod } from './support/disrupt.js';
 import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
@@ -142,6 +143,72 @@ describe('CloneSet', () => {
     }, 30_000, 50);
     expect(status.replicas).toBe(2);
     expect(runsOf('CloneSet', 'lp-clones').some((r) => r.acted && r.applied > 0)).toBe(true);
+  });
+});
+
+describe('CloneSet pod status', () => {
+  type CloneSetStatus = { readyReplicas?: number; replicas?: number };
+  const NAME = 'lp-status';
+  const readyInStatus = async () => (await env.kube.get<KubeObject & { status?: CloneSetStatus }>('apps.kruise.io/v1alpha1', 'CloneSet', NAME, env.ns)).status?.readyReplicas;
+  const podStatusEvents = (after: number) => lambda.received.filter((e) => e.at >= after && e.detail.name === NAME && e.detail.reason === 'pod-status');
+  /** The invocation an event caused, once it has finished. */
+  const invocationOf = (eventId: string) => eventually(`the run for ${eventId}`, async () => lambda.finished.find((f) => f.summary.eventId === eventId), 10_000, 10);
+  const podReady = async (pod: string, want: boolean) => eventually(`${pod} ready=${want}`, async () => (isReady(await env.kube.get<Pod>('v1', 'Pod', pod, env.ns)) === want ? Date.now() : undefined), 10_000, 10);
+  const csReady = async (want: number) => eventually(`readyReplicas ${want}`, async () => ((await readyInStatus()) === want ? Date.now() : undefined), 10_000, 10);
+
+  it('is observed for CloneSet pods only, by the entry the installer renders from the features', async () => {
+    const config = await env.kube.get<KubeObject & { webhooks: Record<string, unknown>[] }>('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'kruise-serverless-validating');
+    expect(config.webhooks.find((w) => w.name === 'cloneset.observe-pod-status.kruise-serverless.io')).toMatchObject({
+      rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'], operations: ['UPDATE'] }],
+      failurePolicy: 'Ignore',
+      objectSelector: { matchExpressions: [{ key: 'apps.kruise.io/cloneset-instance-id', operator: 'Exists' }] },
+    });
+  });
+
+  it('a pod going unready and ready runs its CloneSet at once, from the pod-status event, with the SQS wake-ups stalled', async () => {
+    await env.kube.create({
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: NAME, namespace: env.ns },
+      spec: { replicas: 3, selector: { matchLabels: { app: NAME } }, template: { metadata: { labels: { app: NAME } }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } } },
+    });
+    await csReady(3);
+    const pods = ((await env.kube.list('v1', 'Pod', { namespace: env.ns, labelSelector: `app=${NAME}` })).items as Pod[]).map((p) => p.metadata.name).sort();
+    expect(pods).toHaveLength(3);
+
+    // From here on nothing comes back through SQS: only events can run the CloneSet.
+    lambda.stallWakeUps(true);
+    try {
+      const latencies: string[] = [];
+      for (const [step, ready, want] of [['unready', false, 2], ['ready again', true, 3]] as const) {
+        const started = Date.now();
+        env.kubelet.setReady(env.ns, pods[0]!, ready);
+        const written = await podReady(pods[0]!, ready);
+        const shown = await csReady(want);
+        const event = podStatusEvents(started)[0];
+        expect(event?.detail).toEqual({ clusterId: env.clusterId, apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: env.ns, name: NAME, reason: 'pod-status' });
+        const run = await invocationOf(event!.id);
+        expect(run.summary).toMatchObject({ trigger: 'object-changed', ok: true, runs: [{ reconciler: 'CloneSet', scope: [`${env.ns}/${NAME}`], acted: true }] });
+        latencies.push(`${step} (ms after the kubelet was told; it writes within its 100 ms pass): pod status seen ${written - started}, event ${event!.at - started}, run done ${run.at - started}, CloneSet status shows it ${shown - started}`);
+      }
+
+      // A burst: all three pods change within one kubelet pass. The first change is published at
+      // once; the rest are held by the cluster's Durable Object and published by its alarm, once.
+      // (After the last step's window has closed: inside it, the whole burst would be held.)
+      await new Promise((r) => setTimeout(r, DEBOUNCE_WINDOW_MS + 100));
+      const burst = Date.now();
+      for (const p of pods) env.kubelet.setReady(env.ns, p, false);
+      await Promise.all(pods.map((p) => podReady(p, false)));
+      const shown = await csReady(0);
+      const events = await eventually('the held event', async () => (podStatusEvents(burst).length >= 2 ? podStatusEvents(burst) : undefined), 5_000, 10);
+      await invocationOf(events[1]!.id);
+      expect(podStatusEvents(burst)).toHaveLength(2);
+      latencies.push(`burst of 3: events at +0 and +${events[1]!.at - events[0]!.at} ms (the held one, from the alarm), status shows 0 ready ${shown - burst} ms after the kubelet pass began`);
+      expect(lambda.finished.filter((f) => f.at >= burst && f.summary.trigger === 'requeue')).toEqual([]);
+      console.log(`CloneSet pod status → reconcile on the Lambda path:\n  ${latencies.join('\n  ')}`);
+    } finally {
+      lambda.stallWakeUps(false);
+      for (const p of pods) env.kubelet.setReady(env.ns, p, true);
+    }
+    await csReady(3);
   });
 });
 

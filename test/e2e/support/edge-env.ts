@@ -7,6 +7,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { startLocalWorker, type LocalWorker } from '../../../scripts/local-worker.js';
 import { FakeKubelet } from '../../cluster/fake-kubelet.js';
 import { webhookEndpoints } from '../../../src/registry.js';
+import { POD_STATUS_OBSERVER } from '../../../src/admission/endpoints.js';
 import type { Feature } from '../../../src/edge-state/contracts.js';
 import { renderClusterSide } from '../../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../../src/install/apply.js';
@@ -63,10 +64,10 @@ export async function startEdgeEnv(name: string, features: readonly Feature[], o
   const res = await trustingFetch(`${worker.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ clusterId: CLUSTER }) });
   expect(res.status).toBe(201);
   const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
-  // Only this file's namespace sends pods to the webhooks: other test files run their own pods.
+  // Only this file's namespace sends pods (and their status) to the webhooks: other test files run their own pods.
   const scoped = { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } };
   const endpoints = webhookEndpoints(features);
-  const overrides = Object.fromEntries(endpoints.filter((e) => e.path.endsWith('-pod')).map((e) => [e.path, scoped]));
+  const overrides = Object.fromEntries(endpoints.filter((e) => e.path.endsWith('-pod') || e.path === POD_STATUS_OBSERVER).map((e) => [e.path, scoped]));
   await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [], endpoints, overrides }));
   const edge: EdgeTarget = { baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch };
 

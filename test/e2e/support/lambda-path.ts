@@ -25,6 +25,12 @@ export type LambdaPath = {
   summaries: ReconcileSummary[];
   /** Every change event the Worker published (their detail), in order. */
   published: Record<string, unknown>[];
+  /** The same events with their EventBridge id and when the bus received them (ms). */
+  received: { id: string; at: number; detail: Record<string, unknown> }[];
+  /** Every invocation's summary with when it finished (ms), in order. */
+  finished: { at: number; summary: ReconcileSummary }[];
+  /** While stalled, the SQS poller delivers nothing (messages wait in the queue), as if the queue were down. */
+  stallWakeUps(stalled: boolean): void;
   /** Wires the handler for the cluster: events that arrived before are delivered then. */
   attach(target: { clusterId: string; kube: KubeHttp; edge: EdgeTarget }): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +39,9 @@ export type LambdaPath = {
 export async function startLambdaPath(): Promise<LambdaPath> {
   const summaries: ReconcileSummary[] = [];
   const published: Record<string, unknown>[] = [];
+  const received: LambdaPath['received'] = [];
+  const finished: LambdaPath['finished'] = [];
+  let stalled = false;
   const waiting: unknown[] = [];
   let handler: ReconcileHandler | undefined;
   let chain = Promise.resolve();
@@ -40,7 +49,9 @@ export async function startLambdaPath(): Promise<LambdaPath> {
     if (!handler) return void waiting.push(event);
     const h = handler;
     chain = chain.then(async () => {
-      summaries.push(await h(event));
+      const summary = await h(event);
+      summaries.push(summary);
+      finished.push({ at: Date.now(), summary });
     }).catch((e: unknown) => {
       summaries.push({ ok: false, trigger: 'invalid', message: String(e), runs: [] });
     });
@@ -54,10 +65,12 @@ export async function startLambdaPath(): Promise<LambdaPath> {
       const { Entries } = JSON.parse(body) as { Entries: Entry[] };
       res.setHeader('content-type', 'application/x-amz-json-1.1');
       res.end(JSON.stringify({ FailedEntryCount: 0, Entries: Entries.map(() => ({ EventId: `ev-${++id}` })) }));
-      for (const e of Entries) {
+      for (const [i, e] of Entries.entries()) {
+        const eventId = `ev-${id - Entries.length + 1 + i}`;
         published.push(JSON.parse(e.Detail) as Record<string, unknown>);
+        received.push({ id: eventId, at: Date.now(), detail: JSON.parse(e.Detail) as Record<string, unknown> });
         invoke({
-          version: '0', id: `ev-${id}`, 'detail-type': e.DetailType, source: e.Source, account: '123456789012',
+          version: '0', id: eventId, 'detail-type': e.DetailType, source: e.Source, account: '123456789012',
           time: new Date().toISOString(), region: REGION, resources: [], detail: JSON.parse(e.Detail) as unknown,
         });
       }
@@ -73,7 +86,7 @@ export async function startLambdaPath(): Promise<LambdaPath> {
     const now = Date.now();
     for (const m of sqs.messages) if (!firstSeen.has(m.messageId)) firstSeen.set(m.messageId, now);
     const due = sqs.messages.filter((m) => firstSeen.get(m.messageId)! + m.delaySeconds * 1000 <= now);
-    if (!due.length || !handler) return;
+    if (!due.length || !handler || stalled) return;
     sqs.messages.splice(0, sqs.messages.length, ...sqs.messages.filter((m) => !due.includes(m)));
     invoke({ Records: due.map((m) => ({ messageId: m.messageId, body: m.body, eventSource: 'aws:sqs', receiptHandle: `rh-${m.messageId}`, attributes: {}, messageAttributes: {}, md5OfBody: '', eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:kruise-requeue', awsRegion: REGION })) });
   }, POLL_MS);
@@ -82,6 +95,9 @@ export async function startLambdaPath(): Promise<LambdaPath> {
     bindings: { KS_EVENT_BUS_NAME: 'kruise-serverless', AWS_REGION: REGION, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, KS_EVENTBRIDGE_ENDPOINT: busUrl },
     summaries,
     published,
+    received,
+    finished,
+    stallWakeUps: (on) => void (stalled = on),
     async attach({ clusterId, kube, edge }) {
       handler = await wireReconcileHandler({
         clusterId, kube: async () => kube, identity: `lambda-e2e-${clusterId}`, log: () => undefined,
