@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RolloutProgress, Waiting } from './rollout-progress.js';
-import { doneMessage, fitWidth, progressBar, statusLine, waitingText } from './rollout-render.js';
+import { doneMessage, fitWidth, formatDuration, progressBar, statusLine, waitingText } from './rollout-render.js';
 
 const progress = (o: Partial<RolloutProgress> = {}): RolloutProgress => ({
   updated: 1, ready: 2, total: 3, updatedAvailable: 1, target: 3, revision: 'web-5f7d', done: false, waiting: [], ...o,
@@ -49,4 +49,7 @@ describe('rollout status text', () => {
     expect(fitWidth('abc', 5)).toBe('abc');
     expect(fitWidth('abcdef', undefined)).toBe('abcdef');
   });
+
+  it.each<[number, string]>([[1000, '1s'], [1500, '1.5s'], [300_000, '5m'], [5_400_000, '1h30m'], [3_661_000, '1h1m1s'], [0, '0s']])('formatDuration(%i)', (ms, want) =>
+    expect(formatDuration(ms)).toBe(want));
 });

@@ -59,6 +59,14 @@ export function doneMessage(ref: string, p: RolloutProgress): string {
   return `${ref} successfully rolled out: ${p.total} pods updated and available${at}`;
 }
 
+/** `5m`, `1h30m`, `1.5s`: a --timeout as the user would have typed it. */
+export function formatDuration(ms: number): string {
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
+}
+
 /** Cuts a line to the terminal's width, so redrawing it in place never wraps. */
 export function fitWidth(line: string, columns: number | undefined): string {
   if (!columns || line.length < columns) return line;

@@ -1,8 +1,7 @@
 // `kruise-serverless rollout status|pause|resume|undo KIND/NAME`: the API calls and the terminal.
 // What the numbers mean and which revision to go back to are decided in the pure rollout-*.ts.
 import { existsSync } from 'node:fs';
-import type { LabelSelector } from '../kube/selectors.js';
-import { formatLabelSelector } from '../kube/selectors.js';
+import { formatLabelSelector, type LabelSelector } from '../kube/selectors.js';
 import { isNotFound, KubeApiError } from '../kube/errors.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
 import { loadKubeConfig } from '../kube/node-client.js';
@@ -10,9 +9,9 @@ import type { Pod } from '../workload/pods.js';
 import type { ControllerRevision } from '../workload/revisions.js';
 import { parseRolloutCommand, RolloutUsageError, type RolloutCommand, type RolloutFlags, type RolloutTarget } from './rollout-args.js';
 import type { RolloutProgress } from './rollout-progress.js';
-import { doneMessage, fitWidth, statusLine, waitingText } from './rollout-render.js';
+import { doneMessage, fitWidth, formatDuration, statusLine, waitingText } from './rollout-render.js';
 import { chooseUndoRevision, ownedRevisions, undoPatch } from './rollout-undo.js';
-import { followRollout } from './rollout-watch.js';
+import { followRollout, type FollowOutcome } from './rollout-watch.js';
 
 export { RolloutUsageError };
 
@@ -85,7 +84,7 @@ async function watchStatus(kube: KubeHttp, target: RolloutTarget, namespace: str
   const ref = shortRef(target);
   const line = progressLine(io);
   let last: RolloutProgress | undefined;
-  let outcome;
+  let outcome: FollowOutcome | undefined;
   try {
     outcome = await followRollout(kube, target, namespace, timeoutMs, ({ object, pods }) => {
       last = target.kind.progress(object, pods, Date.now());
@@ -97,7 +96,7 @@ async function watchStatus(kube: KubeHttp, target: RolloutTarget, namespace: str
   }
   if (outcome === 'timeout' || !last) {
     const waiting = last?.waiting.map(waitingText).join('; ');
-    io.err(`timed out after ${timeoutMs / 1000}s waiting for ${ref} to roll out${waiting ? `; waiting on: ${waiting}` : ''}\n`);
+    io.err(`timed out after ${formatDuration(timeoutMs)} waiting for ${ref} to roll out${waiting ? `; waiting on: ${waiting}` : ''}\n`);
     return 1;
   }
   io.out(`${doneMessage(ref, last)}\n`);
