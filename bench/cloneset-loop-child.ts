@@ -1,0 +1,63 @@
+// The CloneSet controller as a user runs it (`kruise-serverless reconcile` without --once): the
+// Node loop, watch-triggered, in its own process, its API client counted (bench/cloneset-counting.ts).
+//   node <bundle of this file> <kubeconfig>       (bench/cloneset-children.ts forks it, with IPC)
+// Messages: it sends {type:'ready'} after its first full resync (watches started), and answers
+// 'snapshot' with its counts so far; 'stop' ends the loop, releases its lease and exits.
+import { hostname } from 'node:os';
+import { KubeHttp } from '../src/kube/http.js';
+import { loadKubeConfig } from '../src/kube/node-client.js';
+import { reconcilers } from '../src/reconcile/all.js';
+import { runLoop } from '../src/reconcile/loop.js';
+import { runReconciler } from '../src/reconcile/runner.js';
+import { countRequests } from './cloneset-counting.js';
+
+export type LoopSnapshot = {
+  type: 'snapshot';
+  tally: Record<string, number>;
+  runs: number;
+  applied: number;
+  conflicts: number;
+  failed: number;
+  skipped: number;
+  peakRssMb: number;
+};
+
+const [kubeconfig = ''] = process.argv.slice(2);
+const send = (m: unknown) => process.send?.(m);
+const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
+const tally = countRequests(kube);
+const cloneSets = reconcilers().filter((r) => r.kind === 'CloneSet');
+if (cloneSets.length !== 1) throw new Error('no CloneSet reconciler in src/reconcile/all.ts');
+const identity = `${hostname()}-${process.pid}`;
+const counts = { runs: 0, applied: 0, conflicts: 0, failed: 0, skipped: 0 };
+const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, ...counts, peakRssMb: process.resourceUsage().maxRSS / 1024 });
+
+const stop = new AbortController();
+process.on('message', (m) => {
+  if (m === 'snapshot') send(snapshot());
+  if (m === 'stop') stop.abort();
+});
+process.on('disconnect', () => stop.abort());
+
+let ready = false;
+await runLoop({
+  kube, reconcilers: cloneSets, watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
+  run: (r, scope) => runReconciler(kube, r, { scope, identity, log: (m) => console.error(`[loop] ${m}`) }),
+  log: (m) => console.error(`[loop] ${m}`),
+  onReport: (r, scope) => {
+    counts.runs += 1;
+    counts.applied += r.applied;
+    counts.conflicts += r.conflicts;
+    counts.failed += r.failed.length;
+    if (!r.acted) counts.skipped += 1;
+    if (r.failed.length) console.error(`[loop] ${r.failed.length} writes failed: ${r.failed.slice(0, 3).map((f) => `${f.write}: ${f.error}`).join('; ')}`);
+    if (!ready && scope.kind === 'all') {
+      ready = true;
+      // Watches start right after the first resync; give them a moment to be established.
+      setTimeout(() => send({ type: 'ready' }), 1000);
+    }
+  },
+});
+kube.close();
+send(snapshot());
+process.disconnect?.();
