@@ -34,14 +34,21 @@ export function requestKey(method: string, path: string, query?: Record<string, 
   return `${method} ${r.resource}`;
 }
 
-/** Counts every request `kube` sends from now on (watches are not requests here). */
-export function countRequests(kube: KubeHttp): Tally {
+/**
+ * Counts every request `kube` sends from now on (watches are not requests here); writes are also
+ * counted by namespace in `writesByNamespace` ('' for cluster-scoped objects).
+ */
+export function countRequests(kube: KubeHttp, writesByNamespace: Tally = {}): Tally {
   const tally: Tally = {};
   const send = kube.request.bind(kube);
   kube.request = <T>(...args: Parameters<KubeHttp['request']>): Promise<T> => {
     const [method, path, init] = args;
     const key = requestKey(method, path, init?.query);
     tally[key] = (tally[key] ?? 0) + 1;
+    if (isWriteKey(key)) {
+      const ns = /\/namespaces\/([^/?]+)\/./.exec(path)?.[1] ?? '';
+      writesByNamespace[ns] = (writesByNamespace[ns] ?? 0) + 1;
+    }
     return send<T>(...args);
   };
   return tally;

@@ -14,6 +14,8 @@ import { countRequests } from './cloneset-counting.js';
 export type LoopSnapshot = {
   type: 'snapshot';
   tally: Record<string, number>;
+  /** Writes by namespace ('' for cluster-scoped objects). */
+  byNamespace: Record<string, number>;
   runs: number;
   applied: number;
   conflicts: number;
@@ -25,12 +27,13 @@ export type LoopSnapshot = {
 const [kubeconfig = ''] = process.argv.slice(2);
 const send = (m: unknown) => process.send?.(m);
 const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
-const tally = countRequests(kube);
+const byNamespace: Record<string, number> = {};
+const tally = countRequests(kube, byNamespace);
 const cloneSets = reconcilers().filter((r) => r.kind === 'CloneSet');
 if (cloneSets.length !== 1) throw new Error('no CloneSet reconciler in src/reconcile/all.ts');
 const identity = `${hostname()}-${process.pid}`;
 const counts = { runs: 0, applied: 0, conflicts: 0, failed: 0, skipped: 0 };
-const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, ...counts, peakRssMb: process.resourceUsage().maxRSS / 1024 });
+const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, byNamespace: { ...byNamespace }, ...counts, peakRssMb: process.resourceUsage().maxRSS / 1024 });
 
 const stop = new AbortController();
 process.on('message', (m) => {

@@ -32,7 +32,7 @@ function rolloutLines(r: Rollouts): string[] {
   lines.push('  writes by resource (the controller\'s):');
   for (const x of r.results) lines.push(`    ${x.workload}: ${describeWrites(x.writes)}${x.runs !== undefined ? `; ${x.runs} reconcile runs, ${x.conflicts} conflicts` : ''}`);
   lines.push('  API server\'s count (apiserver_request_total) less the fake kubelet\'s, the scheduler\'s (pods/binding, events.k8s.io), the API server\'s own (endpoints) and this process\'s writes:');
-  for (const x of r.results) lines.push(`    ${x.workload}: ${writeTotal(x.attributed)} (${describeWrites(x.attributed)}); not counted: scheduler ${x.scheduler}, kubelet ${x.kubelet}, API server ${x.apiserver}; the Node loop's own count ${x.loop}`);
+  for (const x of r.results) lines.push(`    ${x.workload}: ${writeTotal(x.attributed)} (${describeWrites(x.attributed)}); not counted: scheduler ${x.scheduler}, kubelet ${x.kubelet}, API server ${x.apiserver}; the Node loop's own count ${x.loop} (${x.loopElsewhere} of them outside ${'bench-rollout'} and kruise-system)`);
   for (const f of r.failures) lines.push(`  ${f.workload}: FAILED: ${f.error}`);
   lines.push(`  bring-up of the three workloads together: ${s1(r.bringUpMs)} s`);
   return lines;
@@ -53,12 +53,14 @@ function resyncLines(steps: ResyncStep[]): string[] {
 
 function latencyLines(l: LatencyResult): string[] {
   const w = [30, 8, 8, 8, 8, 10];
-  const row = (p: PathLatency) => tableRow([p.path, String(p.firstWriteMs.length), median(p.firstWriteMs).toFixed(0), Math.min(...p.firstWriteMs).toFixed(0), Math.max(...p.firstWriteMs).toFixed(0), median(p.patchMs).toFixed(0)], w, 1);
+  const ms = (xs: number[], f: (xs: number[]) => number) => (xs.length ? f(xs).toFixed(0) : '-');
+  const row = (p: PathLatency) => tableRow([p.path, String(p.firstWriteMs.length), ms(p.firstWriteMs, median), ms(p.firstWriteMs, (xs) => Math.min(...xs)), ms(p.firstWriteMs, (xs) => Math.max(...xs)), ms(p.patchMs, median)], w, 1);
   return [
     tableRow(['path', 'samples', 'p50 ms', 'min ms', 'max ms', 'PATCH ms'], w, 1),
     row(l.node),
     row(l.lambda),
     `  Lambda / Node loop p50: ${x2(median(l.lambda.firstWriteMs) / median(l.node.firstWriteMs))}; API round trip (GET) p50 ${median(l.roundTripMs).toFixed(1)} ms`,
+    ...[l.node, l.lambda].flatMap((p) => p.failures.map((f) => `  ${p.path}: FAILED sample ${f}`)),
   ];
 }
 
@@ -88,6 +90,10 @@ export function goalsLine(r: Results): string {
     parts.push(`peak RSS ≤ ${GOALS.peakRssMb} MB: ${met(rss <= GOALS.peakRssMb)} (${rss.toFixed(0)} MB)`);
   } else if (!r.resyncs.ok) parts.push(`resyncs: failed (${r.resyncs.error})`);
   if (!r.latency.ok) parts.push(`first write: failed (${r.latency.error})`);
+  else {
+    const failed = r.latency.value.node.failures.length + r.latency.value.lambda.failures.length;
+    parts.push(`first pod write (no goal): Lambda ${x2(median(r.latency.value.lambda.firstWriteMs) / median(r.latency.value.node.firstWriteMs))} the Node loop at p50${failed ? `; ${failed} samples FAILED` : ''}`);
+  }
   return `goals: ${parts.join('; ')}`;
 }
 

@@ -39,6 +39,8 @@ export type RolloutResult = {
   apiserver: number;
   /** The Node loop's writes in the window (for the Deployment: it should be idle). */
   loop: number;
+  /** The Node loop's writes in the window to other namespaces than this rollout's and kruise-system (its leases): 0 unless another workload was still moving. */
+  loopElsewhere: number;
   runs?: number;
   conflicts?: number;
 };
@@ -107,6 +109,7 @@ async function rollOne(c: BenchCluster, loop: LoopChild, w: Workload, replicas: 
     recreated: after.filter((p) => !before.has(p.metadata.uid)).length,
     writes: isCloneSet ? loopWrites : writesOf(minus(attributed, loopWrites)),
     attributed, scheduler: total(scheduler), kubelet: total(kubelet), apiserver: total(apiserver), loop: total(loopWrites),
+    loopElsewhere: total(minus(s1.loop.byNamespace, s0.loop.byNamespace), (ns) => ns !== ROLLOUT_NAMESPACE && ns !== 'kruise-system'),
     ...(isCloneSet ? { runs: s1.loop.runs - s0.loop.runs, conflicts: s1.loop.conflicts - s0.loop.conflicts } : {}),
   };
   log(`${w.label}: ${(wallMs / 1000).toFixed(1)} s, ${result.recreated} pods recreated, controller writes ${total(result.writes)} (${describeWrites(result.writes)}); API server less kubelet/scheduler/bench: ${total(attributed)} (${describeWrites(attributed)})`);
