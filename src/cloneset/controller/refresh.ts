@@ -9,15 +9,28 @@
 // and label pods missing pod-template-hash. At most one write per pod. Returns whether anything
 // was written (then no pod is updated this run). Pure.
 import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
+import { INPLACE_UPDATE_READY, readInPlaceUpdateState } from '../../workload/inplace-update-state.js';
 import { isPodAllHooked, lifecycleState, withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
 import { statusWrite } from '../../workload/pod-conditions.js';
 import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '../../workload/pod-readiness.js';
-import { podCondition, type Pod } from '../../workload/pods.js';
+import { podCondition, timeOf, type Pod } from '../../workload/pods.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, shortHash } from '../types.js';
-import { isUpdated, lifecycleOf, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { isAtRevision, isUpdated, lifecycleOf, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { inPlaceOptions } from './update.js';
 
 const isScheduled = (pod: Pod) => Boolean(pod.spec.nodeName) || podCondition(pod, 'PodScheduled')?.status === 'True';
+
+/** InPlaceUpdateReady=False and no in-place update started since: between the two writes that start one. */
+function startingInPlace(pod: Pod): boolean {
+  const condition = podCondition(pod, INPLACE_UPDATE_READY);
+  if (condition?.status !== 'False') return false;
+  const state = readInPlaceUpdateState(pod.metadata.annotations);
+  if (!state || state === 'invalid' || !isAtRevision(pod, state.revision)) return true;
+  // A state from an earlier update (a rollback starts at the revision the pod is at): the
+  // condition went False after that update started. Same-second ties count as starting; the
+  // pod is then made ready by restoreReadiness unless this run updates it.
+  return timeOf(condition.lastTransitionTime) >= timeOf(state.updateTimestamp);
+}
 
 /** The in-place step of a pod already at its revision; 'completed' when nothing is left to do. */
 function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'waiting' {
@@ -28,7 +41,7 @@ function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'wa
       // A pod not at the update revision may be between the two writes that start its in-place
       // update (InPlaceUpdateReady=False, then the images): the update step carries it on, and
       // it is only made ready again if this run does not update it (restoreReadiness).
-      if (!isUpdated(run, pod)) {
+      if (startingInPlace(pod)) {
         run.deferredReady.set(pod.metadata.name, action.write);
         return 'waiting';
       }

@@ -1,0 +1,328 @@
+// CloneSet strategies end to end on a real API server, driven by the Node loop (watches) and the
+// fake kubelet, as the seeds describe them: seed 001's maxSurge + maxUnavailable + partition
+// walk-through, seed 003's three specified-delete cases and partition rollback, lifecycle hooks,
+// PVCs from volumeClaimTemplates, the scale-down order and the scale subresource. Each test
+// samples the pods while the controller works, so a transient state that breaks a rule fails it.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { cloneSetFeature } from '../../src/cloneset/index.js';
+import { cloneSetReconcilerFor } from '../../src/cloneset/controller/reconciler.js';
+import { FEATURE_GATE_DEFAULTS, type FeatureGates } from '../../src/reconcile/feature-gates.js';
+import { runLoop } from '../../src/reconcile/loop.js';
+import { runReconciler } from '../../src/reconcile/runner.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import { REPO_ROOT } from '../cluster/control-plane.js';
+import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
+import { eventually } from './support/kube.js';
+
+let env: EdgeEnv;
+beforeAll(async () => {
+  env = await startEdgeEnv('css', [cloneSetFeature]);
+});
+afterAll(async () => env?.dispose());
+
+type Pod = KubeObject & {
+  metadata: { name: string; uid: string; labels: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string };
+  spec: { containers: { image: string }[]; volumes?: { name: string; persistentVolumeClaim?: { claimName: string } }[] };
+  status?: { conditions?: { type: string; status: string }[] };
+};
+type CloneSetObj = KubeObject & { status?: { replicas?: number; readyReplicas?: number; updatedReplicas?: number; updatedReadyReplicas?: number; updateRevision?: string; currentRevision?: string } };
+
+const seed = (file: string, name: string): KubeObject => {
+  const obj = parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'seeds', file), 'utf8')) as KubeObject;
+  return { ...obj, metadata: { ...obj.metadata, name, namespace: env.ns } };
+};
+const ready = (p: Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const podsOf = async (name: string): Promise<Pod[]> =>
+  ((await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: 'apps.kruise.io/cloneset-instance-id' })).items).filter((p) => p.metadata.name.startsWith(`${name}-`) && /^[a-z0-9]{5}$/.test(p.metadata.name.slice(name.length + 1)));
+const live = (pods: Pod[]) => pods.filter((p) => !p.metadata.deletionTimestamp);
+const cloneSet = (name: string) => env.kube.get<CloneSetObj>('apps.kruise.io/v1alpha1', 'CloneSet', name, env.ns);
+
+/** Runs the CloneSet controller through the Node loop (watch-driven) while `body` runs. */
+async function withController<T>(body: () => Promise<T>, gates: Partial<FeatureGates> = {}): Promise<T> {
+  const stop = new AbortController();
+  const reconciler = cloneSetReconcilerFor({ gates: { ...FEATURE_GATE_DEFAULTS, ...gates } });
+  const loop = runLoop({
+    kube: env.kube, reconcilers: [reconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
+    run: (r, scope) => runReconciler(env.kube, r, { scope, identity: `css-${scope.kind}` }),
+  });
+  try {
+    return await body();
+  } finally {
+    stop.abort();
+    await loop;
+  }
+}
+
+/** Samples the CloneSet's pods every few ms until stopped: the most pods alive and the fewest ready. */
+function sampler(name: string) {
+  const seen = { maxLive: 0, minReady: Infinity, samples: 0 };
+  let on = true;
+  const done = (async () => {
+    while (on) {
+      const pods = live(await podsOf(name));
+      seen.maxLive = Math.max(seen.maxLive, pods.length);
+      seen.minReady = Math.min(seen.minReady, pods.filter(ready).length);
+      seen.samples++;
+    }
+  })();
+  return { seen, stop: async () => { on = false; await done; return seen; } };
+}
+
+/** eventually, and on timeout the pods' state (what the controller left them in) in the error. */
+async function eventuallyOrDump<T>(name: string, what: string, probe: () => Promise<T | undefined>, timeoutMs: number, everyMs: number): Promise<T> {
+  try {
+    return await eventually(what, probe, timeoutMs, everyMs);
+  } catch (e) {
+    const pods = await podsOf(name);
+    const line = (p: Pod) => `${p.metadata.name} ${p.metadata.labels['controller-revision-hash']} ${p.metadata.labels['lifecycle.apps.kruise.io/state'] ?? ''} ${p.metadata.deletionTimestamp ? 'terminating' : ''} ${(p.spec as { nodeName?: string }).nodeName ?? 'unscheduled'} ${image(p)} ${(p.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).join(',')}`;
+    throw new Error(`${(e as Error).message}\n${JSON.stringify((await cloneSet(name)).status)}\n${pods.map(line).join('\n')}`);
+  }
+}
+
+const image = (p: Pod) => p.spec.containers[0]!.image;
+
+/** `n` live pods (ready or not) passing `check`, and none terminating. */
+async function podsWith(name: string, n: number, check: (pods: Pod[]) => boolean = () => true): Promise<Pod[]> {
+  return eventuallyOrDump(name, `${name}: ${n} pods`, async () => {
+    const pods = await podsOf(name);
+    return pods.length === n && pods.every((p) => !p.metadata.deletionTimestamp) && check(pods) ? pods : undefined;
+  }, 60_000, 50);
+}
+
+async function readyWith(name: string, n: number, check: (pods: Pod[]) => boolean = () => true): Promise<Pod[]> {
+  return eventuallyOrDump(name, `${name}: ${n} ready pods`, async () => {
+    const pods = await podsOf(name);
+    return pods.length === n && pods.every((p) => !p.metadata.deletionTimestamp && ready(p)) && check(pods) ? pods : undefined;
+  }, 60_000, 50);
+}
+
+describe('seed 001: maxSurge 20%, maxUnavailable 0, partition 3 on 5 replicas', () => {
+  it('surges one new pod, updates in place down to 3 old, removes the surge: 3 old + 2 new, never fewer than 5 ready; partition 0 then finishes', async () => {
+    await withController(async () => {
+      const obj = await env.kube.create(seed('001-cloneset-maxsurge-partition.yaml', 'surge'));
+      const before = await readyWith('surge', 5);
+      const s = sampler('surge');
+      await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } } });
+      const partial = await readyWith('surge', 5, (pods) => pods.filter((p) => image(p) === 'nginx:1.25').length === 2);
+      const seen = await s.stop();
+      expect(seen.maxLive).toBe(6);
+      expect(seen.minReady).toBeGreaterThanOrEqual(5);
+      expect(partial.filter((p) => image(p) === 'nginx:alpine')).toHaveLength(3);
+      // One of the two new-revision pods is an original pod updated in place.
+      const originals = new Set(before.map((p) => p.metadata.uid));
+      expect(partial.filter((p) => image(p) === 'nginx:1.25' && originals.has(p.metadata.uid))).toHaveLength(1);
+      const status = await eventually('status', async () => {
+        const st = (await cloneSet('surge')).status;
+        return st?.updatedReplicas === 2 && st.replicas === 5 && st.readyReplicas === 5 ? st : undefined;
+      }, 10_000, 50);
+      expect(status.currentRevision).not.toBe(status.updateRevision);
+
+      const s2 = sampler('surge');
+      await env.kube.patch(obj, { spec: { updateStrategy: { partition: 0 } } });
+      await readyWith('surge', 5, (pods) => pods.every((p) => image(p) === 'nginx:1.25'));
+      const seen2 = await s2.stop();
+      expect(seen2.maxLive).toBe(6);
+      expect(seen2.minReady).toBeGreaterThanOrEqual(5);
+      await eventually('current = update revision', async () => {
+        const st = (await cloneSet('surge')).status;
+        return st?.currentRevision === st?.updateRevision && st?.updatedReadyReplicas === 5 ? true : undefined;
+      }, 10_000, 50);
+    });
+  });
+});
+
+describe('seed 003: maxUnavailable and maxSurge apply to specified deletes', () => {
+  async function specifiedDelete(name: string, maxUnavailable: number, deleteUnavailable: boolean) {
+    return withController(async () => {
+      const base = seed('001-cloneset-basic.yaml', name) as KubeObject & { spec: Record<string, unknown> };
+      const labels = { app: name };
+      const obj = await env.kube.create({
+        ...base,
+        spec: { ...base.spec, replicas: 4, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, updateStrategy: { maxUnavailable, maxSurge: 1 } },
+      });
+      const pods = await readyWith(name, 4);
+      const [podA, podB] = pods;
+      env.kubelet.setReady(env.ns, podA!.metadata.name, false);
+      await eventually('pod-a unavailable', async () => ((await podsOf(name)).some((p) => p.metadata.name === podA!.metadata.name && !ready(p)) ? true : undefined), 10_000, 20);
+      const victim = deleteUnavailable ? podA! : podB!;
+      const s = sampler(name);
+      await env.kube.patch(obj, { spec: { scaleStrategy: { podsToDelete: [victim.metadata.name] } } });
+      // The order: was the victim gone before its replacement existed (delete first), or after?
+      const order = await eventually('victim replaced', async () => {
+        const now = await podsOf(name);
+        const victimAlive = now.some((p) => p.metadata.name === victim.metadata.name && !p.metadata.deletionTimestamp);
+        const fresh = live(now).filter((p) => !pods.some((o) => o.metadata.uid === p.metadata.uid));
+        if (!victimAlive && fresh.length === 0) return 'delete-first';
+        if (victimAlive && fresh.length === 1) return 'create-first';
+        return undefined;
+      }, 20_000, 5);
+      await eventually('settled', async () => {
+        const now = live(await podsOf(name));
+        return now.length === 4 && !now.some((p) => p.metadata.name === victim.metadata.name) ? true : undefined;
+      }, 20_000, 20);
+      const seen = await s.stop();
+      env.kubelet.setReady(env.ns, podA!.metadata.name, true);
+      return { order, seen };
+    });
+  }
+
+  it('maxUnavailable 2, maxSurge 1, pod-a unavailable, pod-b asked for: pod-b is deleted at once, then replaced', async () => {
+    const { order, seen } = await specifiedDelete('sd-one', 2, false);
+    expect(order).toBe('delete-first');
+    expect(seen.maxLive).toBe(4);
+  });
+
+  it('maxUnavailable 1, maxSurge 1, pod-a unavailable, pod-b asked for: a new pod first, pod-b deleted once it is ready', async () => {
+    const { order, seen } = await specifiedDelete('sd-two', 1, false);
+    expect(order).toBe('create-first');
+    expect(seen.maxLive).toBe(5);
+    expect(seen.minReady).toBeGreaterThanOrEqual(3);
+  });
+
+  it('maxUnavailable 1, maxSurge 1, pod-a unavailable and asked for: pod-a is deleted at once, then replaced', async () => {
+    const { order, seen } = await specifiedDelete('sd-three', 1, true);
+    expect(order).toBe('delete-first');
+    expect(seen.maxLive).toBe(4);
+  });
+});
+
+describe('seed 003 §4: partition rollback (CloneSetPartitionRollback)', () => {
+  it('raising partition rolls new pods back to the current revision, in place', async () => {
+    await withController(async () => {
+      const base = seed('001-cloneset-basic.yaml', 'rollback') as KubeObject & { spec: Record<string, unknown> };
+      const labels = { app: 'rollback' };
+      const obj = await env.kube.create({
+        ...base,
+        spec: { ...base.spec, replicas: 4, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } },
+      });
+      const before = await readyWith('rollback', 4);
+      await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } }, updateStrategy: { partition: 1 } } });
+      await readyWith('rollback', 4, (pods) => pods.filter((p) => image(p) === 'app:2').length === 3);
+      await env.kube.patch(obj, { spec: { updateStrategy: { partition: 3 } } });
+      const after = await readyWith('rollback', 4, (pods) => pods.filter((p) => image(p) === 'app:2').length === 1);
+      expect(new Set(after.map((p) => p.metadata.uid))).toEqual(new Set(before.map((p) => p.metadata.uid)));
+      const status = (await cloneSet('rollback')).status!;
+      expect(after.filter((p) => image(p) === 'app:1').every((p) => p.metadata.labels['controller-revision-hash'] === status.currentRevision)).toBe(true);
+    }, { CloneSetPartitionRollback: true });
+  });
+
+  it('without the gate, raising partition leaves updated pods alone (OpenKruise’s default)', async () => {
+    await withController(async () => {
+      const base = seed('001-cloneset-basic.yaml', 'norollback') as KubeObject & { spec: Record<string, unknown> };
+      const labels = { app: 'norollback' };
+      const obj = await env.kube.create({
+        ...base,
+        spec: { ...base.spec, replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } },
+      });
+      await readyWith('norollback', 2);
+      await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } } } });
+      await readyWith('norollback', 2, (pods) => pods.every((p) => image(p) === 'app:2'));
+      await env.kube.patch(obj, { spec: { updateStrategy: { partition: 2 } } });
+      // A run for the change happens (observedGeneration catches up) and nothing rolls back.
+      await eventually('observed', async () => {
+        const cs = (await cloneSet('norollback')) as KubeObject & { metadata: { generation?: number }; status?: { observedGeneration?: number } };
+        return cs.status?.observedGeneration === cs.metadata.generation ? true : undefined;
+      }, 10_000, 50);
+      expect((await podsOf('norollback')).map(image)).toEqual(['app:2', 'app:2']);
+    });
+  });
+});
+
+describe('lifecycle hooks (seed 000)', () => {
+  it('inPlaceUpdate labelsHandler: PreparingUpdate until the label goes, Updating, Updated until it is back, then Normal', async () => {
+    await withController(async () => {
+      const base = seed('000-cloneset-lifecycle-labels.yaml', 'hooked') as KubeObject & { spec: Record<string, unknown> };
+      const obj = await env.kube.create({ ...base, spec: { ...base.spec, replicas: 1, updateStrategy: { type: 'InPlaceIfPossible' } } });
+      const [pod] = await readyWith('hooked', 1);
+      const state = async () => (await podsOf('hooked'))[0]!;
+      expect(pod!.metadata.labels['lifecycle.apps.kruise.io/state']).toBe('Normal');
+      await env.kube.patch(pod!, { metadata: { labels: { 'example.io/block-unready': 'true' } } });
+      await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } } } });
+      await eventually('PreparingUpdate', async () => ((await state()).metadata.labels['lifecycle.apps.kruise.io/state'] === 'PreparingUpdate' ? true : undefined), 10_000, 20);
+      expect(image(await state())).toBe('nginx:alpine');
+      // The user's controller lets the update go by removing its label.
+      await env.kube.patch(await state(), { metadata: { labels: { 'example.io/block-unready': null } } });
+      await eventually('Updated', async () => {
+        const p = await state();
+        return p.metadata.labels['lifecycle.apps.kruise.io/state'] === 'Updated' && image(p) === 'nginx:1.25' ? true : undefined;
+      }, 20_000, 20);
+      await env.kube.patch(await state(), { metadata: { labels: { 'example.io/block-unready': 'true' } } });
+      await eventually('Normal', async () => ((await state()).metadata.labels['lifecycle.apps.kruise.io/state'] === 'Normal' ? true : undefined), 10_000, 20);
+      expect((await state()).metadata.annotations?.['lifecycle.apps.kruise.io/timestamp']).toMatch(/^\d{4}-\d\d-\d\dT/);
+    });
+  });
+
+  it('preDelete finalizersHandler with markPodNotReady: scale-in holds the pod in PreparingDelete, not ready, until the finalizer goes', async () => {
+    await withController(async () => {
+      const base = seed('001-cloneset-basic.yaml', 'predelete') as KubeObject & { spec: Record<string, unknown> };
+      const labels = { app: 'predelete' };
+      const obj = await env.kube.create({
+        ...base,
+        spec: { ...base.spec, replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, lifecycle: { preDelete: { finalizersHandler: ['example.io/unready-blocker'], markPodNotReady: true } } },
+      });
+      const pods = await readyWith('predelete', 2);
+      for (const p of pods) await env.kube.patch(p, { metadata: { finalizers: ['example.io/unready-blocker'] } });
+      await env.kube.patch(obj, { spec: { replicas: 1 } });
+      const held = await eventually('PreparingDelete, not ready', async () => {
+        const p = (await podsOf('predelete')).find((x) => x.metadata.labels['lifecycle.apps.kruise.io/state'] === 'PreparingDelete');
+        return p && p.status?.conditions?.some((c) => c.type === 'KruisePodReady' && c.status === 'False') && !ready(p) ? p : undefined;
+      }, 20_000, 20);
+      expect(held.metadata.deletionTimestamp).toBeUndefined();
+      await env.kube.patch(held, { metadata: { finalizers: [] } });
+      await eventually('deleted', async () => (live(await podsOf('predelete')).length === 1 ? true : undefined), 20_000, 20);
+    });
+  });
+});
+
+describe('volumeClaimTemplates (seed 001)', () => {
+  it('one PVC per pod named <vct>-<cs>-<id> with the id label and the CloneSet as owner; scale-in deletes it; a recreated pod gets its PVC back', async () => {
+    await withController(async () => {
+      const base = seed('001-cloneset-pvc-template.yaml', 'data') as KubeObject & { spec: Record<string, unknown> };
+      const labels = { app: 'data' };
+      // No provisioner here: the claims stay Pending and the pods unscheduled, which is all this needs.
+      const obj = await env.kube.create({ ...base, spec: { ...base.spec, replicas: 2, selector: { matchLabels: labels }, template: { ...(base.spec.template as object), metadata: { labels } } } });
+      const pods = await podsWith('data', 2);
+      const pvcs = async () => (await env.kube.list<KubeObject & { metadata: { name: string; labels: Record<string, string>; ownerReferences?: { kind: string; name: string }[]; deletionTimestamp?: string } }>('v1', 'PersistentVolumeClaim', { namespace: env.ns, labelSelector: 'app=data' })).items.filter((c) => !c.metadata.deletionTimestamp);
+      const claims = await pvcs();
+      expect(claims.map((c) => c.metadata.name).sort()).toEqual(pods.map((p) => `data-vol-data-${p.metadata.labels['apps.kruise.io/cloneset-instance-id']}`).sort());
+      for (const c of claims) expect(c.metadata.ownerReferences).toMatchObject([{ kind: 'CloneSet', name: 'data' }]);
+      for (const p of pods) expect(p.spec.volumes?.find((v) => v.name === 'data-vol')?.persistentVolumeClaim?.claimName).toBe(`data-vol-data-${p.metadata.labels['apps.kruise.io/cloneset-instance-id']}`);
+
+      // ReCreate update: each pod is replaced by one with the same id, mounting the same PVC.
+      const ids = new Set(pods.map((p) => p.metadata.labels['apps.kruise.io/cloneset-instance-id']));
+      await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.25', volumeMounts: [{ name: 'data-vol', mountPath: '/usr/share/nginx/html' }] }] } } } });
+      const recreated = await podsWith('data', 2, (now) => now.every((p) => image(p) === 'nginx:1.25'));
+      expect(new Set(recreated.map((p) => p.metadata.labels['apps.kruise.io/cloneset-instance-id']))).toEqual(ids);
+      expect(recreated.some((p) => pods.some((o) => o.metadata.uid === p.metadata.uid))).toBe(false);
+      expect((await pvcs()).map((c) => c.metadata.name).sort()).toEqual(claims.map((c) => c.metadata.name).sort());
+
+      await env.kube.patch(obj, { spec: { replicas: 1 } });
+      await eventually('one pod, one PVC', async () => ((await pvcs()).length === 1 && live(await podsOf('data')).length === 1 ? true : undefined), 20_000, 50);
+    });
+  });
+});
+
+describe('scale-down order and the scale subresource', () => {
+  it('scale-in deletes the pod with the lowest pod-deletion-cost first; `kubectl scale` (the scale subresource) drives replicas', async () => {
+    await withController(async () => {
+      const base = seed('001-cloneset-basic.yaml', 'cost') as KubeObject & { spec: Record<string, unknown> };
+      const labels = { app: 'cost' };
+      await env.kube.create({ ...base, spec: { ...base.spec, replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } } } });
+      const pods = await readyWith('cost', 3);
+      const costs = [5, -1, 10];
+      for (const [i, p] of pods.entries()) await env.kube.patch(p, { metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(costs[i]) } } });
+      await env.kube.patch({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'cost', namespace: env.ns } }, { spec: { replicas: 2 } }, 'merge', 'scale');
+      const left = await readyWith('cost', 2);
+      expect(left.map((p) => p.metadata.name).sort()).toEqual([pods[0]!.metadata.name, pods[2]!.metadata.name].sort());
+      // What an HPA reads: the scale subresource's status, from status.replicas and status.labelSelector.
+      const csRef = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'cost', namespace: env.ns } };
+      await eventually('scale status', async () => {
+        const s = await env.kube.patch<KubeObject & { spec: { replicas: number }; status: { replicas: number; selector: string } }>(csRef, {}, 'merge', 'scale');
+        return s.spec.replicas === 2 && s.status.replicas === 2 && s.status.selector === 'app=cost' ? true : undefined;
+      }, 10_000, 50);
+    });
+  });
+});
