@@ -1,7 +1,7 @@
 // CloneSet: the feature's registration. So far its webhooks: defaulting and validation
-// (OpenKruise's defaults, rules and messages); the controller, in-place update and revisions follow (issue 14). Web APIs only.
+// (OpenKruise's defaults, rules and messages), and the pod status changes of its pods that wake its controller. Web APIs only.
 import type { Feature } from '../edge-state/contracts.js';
-import { CLONESET_API_VERSION, CLONESET_KIND } from './types.js';
+import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL } from './types.js';
 import { defaultCloneSetHandler, VALIDATE_CLONESET_MATCH, validateCloneSetHandler } from './webhook.js';
 
 export const cloneSetFeature: Feature = {
@@ -12,7 +12,7 @@ export const cloneSetFeature: Feature = {
   ],
   // An admitted CloneSet change runs its controller at once (Lambda: an ObjectChanged event).
   changeKinds: [`${CLONESET_API_VERSION}/${CLONESET_KIND}`],
-  workloadPods: [{ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, podLabel: 'apps.kruise.io/cloneset-instance-id' }],
+  workloadPods: [{ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, podLabel: INSTANCE_ID_LABEL }],
 };
 
 export { validateCloneSet } from './validate.js';
