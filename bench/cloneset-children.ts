@@ -35,7 +35,8 @@ export async function bundleChildren(): Promise<Bundles> {
 export type LoopChild = { pid: number; snapshot(): Promise<LoopSnapshot>; stop(): Promise<LoopSnapshot> };
 
 export async function startLoop(bundle: string, kubeconfig: string, log: (m: string) => void): Promise<LoopChild> {
-  const child: ChildProcess = fork(bundle, [kubeconfig], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  // execArgv: [] — plain node, not this process's tsx loader.
+  const child: ChildProcess = fork(bundle, [kubeconfig], { cwd: REPO_ROOT, execArgv: [], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
   child.stderr?.on('data', (c: Buffer) => c.toString().split('\n').filter(Boolean).forEach((l) => log(l)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let last: LoopSnapshot | undefined;

@@ -9,7 +9,7 @@ import { loadKubeConfig } from '../src/kube/node-client.js';
 import { reconcilers } from '../src/reconcile/all.js';
 import { runLoop } from '../src/reconcile/loop.js';
 import { runReconciler } from '../src/reconcile/runner.js';
-import { countRequests } from './cloneset-counting.js';
+import { countRequests, peakRssMb } from './cloneset-counting.js';
 
 export type LoopSnapshot = {
   type: 'snapshot';
@@ -33,7 +33,7 @@ const cloneSets = reconcilers().filter((r) => r.kind === 'CloneSet');
 if (cloneSets.length !== 1) throw new Error('no CloneSet reconciler in src/reconcile/all.ts');
 const identity = `${hostname()}-${process.pid}`;
 const counts = { runs: 0, applied: 0, conflicts: 0, failed: 0, skipped: 0 };
-const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, byNamespace: { ...byNamespace }, ...counts, peakRssMb: process.resourceUsage().maxRSS / 1024 });
+const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, byNamespace: { ...byNamespace }, ...counts, peakRssMb: peakRssMb() });
 
 const stop = new AbortController();
 process.on('message', (m) => {

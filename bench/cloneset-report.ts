@@ -9,7 +9,13 @@ import { tableRow } from './report.js';
 export const GOALS = { inPlaceVsDeployment: 0.5, writesPerPod: 3, peakRssMb: 150 } as const;
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
-export type Results = { rollouts: Outcome<Rollouts>; resyncs: Outcome<ResyncStep[]>; latency: Outcome<LatencyResult> };
+export type Results = {
+  rollouts: Outcome<Rollouts>;
+  resyncs: Outcome<ResyncStep[]>;
+  latency: Outcome<LatencyResult>;
+  /** The part-1 Node loop process: runs and peak RSS over bring-up and both CloneSet rollouts. */
+  loop?: { runs: number; peakRssMb: number };
+};
 
 export const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -101,6 +107,7 @@ export function report(r: Results, sizes: { replicas: number; podsEach: number }
   const section = <T>(title: string, o: Outcome<T>, lines: (v: T) => string[]) => ['', title, ...(o.ok ? lines(o.value) : [`  failed: ${o.error}`])];
   return [
     ...section(`1. image change, ${sizes.replicas} replicas, maxUnavailable 20% (wall: spec change → every pod at the new image and Ready; status: → the workload's status says so)`, r.rollouts, rolloutLines),
+    ...(r.loop ? [`  the Node loop process (3 × ${sizes.replicas} pods on the cluster): ${r.loop.runs} runs in all, peak RSS ${r.loop.peakRssMb.toFixed(0)} MB`] : []),
     ...section(`2. no-op full resync (reconcile --once, CloneSets only; ${sizes.podsEach} pods each; 3 runs, each in its own process)`, r.resyncs, resyncLines),
     ...section('3. CloneSet image change → first pod write (p50 over the samples)', r.latency, latencyLines),
     '',

@@ -6,7 +6,7 @@ import { KubeHttp } from '../src/kube/http.js';
 import { loadKubeConfig } from '../src/kube/node-client.js';
 import { reconcilers } from '../src/reconcile/all.js';
 import { runReconciler } from '../src/reconcile/runner.js';
-import { countRequests } from './cloneset-counting.js';
+import { countRequests, peakRssMb } from './cloneset-counting.js';
 
 export type ResyncFigures = {
   mode: 'idle' | 'resync';
@@ -31,5 +31,5 @@ if (mode === 'resync') {
 }
 const wallMs = performance.now() - started;
 kube.close();
-const figures: ResyncFigures = { mode: mode === 'idle' ? 'idle' : 'resync', wallMs, tally, ...out, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+const figures: ResyncFigures = { mode: mode === 'idle' ? 'idle' : 'resync', wallMs, tally, ...out, peakRssMb: peakRssMb() };
 console.log(JSON.stringify(figures));

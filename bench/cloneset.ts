@@ -87,7 +87,7 @@ try {
 
   const resyncs = await attempt('resyncs', () => measureResyncs(c, bundles, SIZES.steps, SIZES.podsEach, log));
 
-  const results: Results = { rollouts, resyncs, latency };
+  const results: Results = { rollouts, resyncs, latency, loop: { runs: loopEnd.runs, peakRssMb: loopEnd.peakRssMb } };
   const head = `kube-apiserver ${K8S_VERSION} + etcd + kube-controller-manager + kube-scheduler on this machine, fake kubelet; controller code: ${CODE}`;
   process.stdout.write(`${[head, ...report(results, SIZES)].join('\n')}\n`);
   console.log(`BENCH_JSON ${JSON.stringify({ scenario: 'cloneset', code: CODE, quick: QUICK, sizes: SIZES, nodes: NODES, ...results })}`);
