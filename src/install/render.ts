@@ -176,7 +176,7 @@ function checkEndpoints(endpoints: readonly WebhookEndpoint[], overrides: Record
 }
 
 /** The names of an endpoint's webhook entries: one, or one per `objectSelectorAnyOf` element. */
-function entryNames(e: WebhookEndpoint): string[] {
+export function entryNames(e: WebhookEndpoint): string[] {
   return e.objectSelectorAnyOf ? e.objectSelectorAnyOf.map((a) => a.name) : [e.name];
 }
 

@@ -273,6 +273,8 @@ describe('lifecycle hooks (seed 000)', () => {
       expect(held.metadata.deletionTimestamp).toBeUndefined();
       await env.kube.patch(held, { metadata: { finalizers: [] } });
       await eventually('deleted', async () => (live(await podsOf('predelete')).length === 1 ? true : undefined), 20_000, 20);
+      // Leave nothing that would hold the namespace (and later full resyncs) up.
+      for (const p of await podsOf('predelete')) await env.kube.patch(p, { metadata: { finalizers: [] } });
     });
   });
 });

@@ -14,7 +14,7 @@ import { parseAllDocuments } from 'yaml';
 import { allow, type WebhookEndpoint } from '../../src/admission/types.js';
 import { newSecret } from '../../src/edge-state/auth.js';
 import { applyClusterSide } from '../../src/install/apply.js';
-import { MUTATING_CONFIG, OPT_OUT_LABEL, RECONCILER_NAME, renderClusterSide, VALIDATING_CONFIG, type RenderOptions, type WebhookEntry } from '../../src/install/render.js';
+import { entryNames, MUTATING_CONFIG, OPT_OUT_LABEL, RECONCILER_NAME, renderClusterSide, VALIDATING_CONFIG, type RenderOptions, type WebhookEntry } from '../../src/install/render.js';
 import { readCrdManifests } from '../../src/kube/crd-manifests.js';
 import { isNotFound } from '../../src/kube/errors.js';
 import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
@@ -233,7 +233,7 @@ describe('the kruise-serverless CLI', () => {
       `Namespace/${NS}`, `ServiceAccount/${RECONCILER_NAME}`, `ClusterRole/${RECONCILER_NAME}`, `ClusterRoleBinding/${RECONCILER_NAME}`,
     ]);
     const hooks = docs.flatMap((d) => (d.webhooks ?? []) as WebhookEntry[]);
-    expect(hooks.map((h) => h.name).sort()).toEqual(webhookEndpoints().map((e) => e.name).sort());
+    expect(hooks.map((h) => h.name).sort()).toEqual(webhookEndpoints().flatMap(entryNames).sort());
     for (const h of hooks) expect((h.clientConfig as { url: string }).url).toContain(`/clusters/${CLUSTER}/${SECRET}/`);
   });
 
@@ -251,7 +251,7 @@ describe('the kruise-serverless CLI', () => {
     expect(installed.stderr).toContain('installed for cluster');
     expect(installed.code).toBe(0);
     expect(installed.stdout).toBe('');
-    const byType = (t: string) => webhookEndpoints().filter((e) => e.type === t).map((e) => e.name).sort();
+    const byType = (t: string) => webhookEndpoints().filter((e) => e.type === t).flatMap(entryNames).sort();
     for (const [kind, name, type] of [['MutatingWebhookConfiguration', MUTATING_CONFIG, 'mutating'], ['ValidatingWebhookConfiguration', VALIDATING_CONFIG, 'validating']] as const) {
       const obj = await live(kind, name);
       // The configurations from the tests above are replaced by the registry's (or removed if it has none of that type).
