@@ -60,7 +60,6 @@ export async function startBenchCluster(nodes: { count: number; podsEach: number
     if (!isAlreadyExists(e)) throw e;
   });
   const kubelet = new FakeKubelet(kubeletKube, 100);
-  skipUnchangedStatusWrites(kubelet);
   await kubelet.addNodes(Array.from({ length: nodes.count }, (_, i) => ({ name: `bench-node-${i}`, allocatable: { pods: String(nodes.podsEach) } })));
   kubelet.start();
   return {
@@ -71,45 +70,6 @@ export async function startBenchCluster(nodes: { count: number; podsEach: number
       kubeletKube.close();
       await stopControlPlane(CONTROL_PLANE, true);
     },
-  };
-}
-
-/** A value as canonical text: object keys sorted, null and undefined dropped, timestamps to the second, lists of named or typed items by name/type. */
-function canonical(value: unknown): string {
-  const norm = (v: unknown): unknown => {
-    if (v instanceof Date) return v.toISOString().replace(/\.\d+Z$/, 'Z');
-    if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v)) return v.replace(/\.\d+Z$/, 'Z');
-    if (Array.isArray(v)) {
-      const items = v.map(norm);
-      const key = (x: unknown) => (x && typeof x === 'object' ? String((x as Record<string, unknown>).type ?? (x as Record<string, unknown>).name ?? '') : '');
-      return items.every((x) => key(x) !== '') ? [...items].sort((a, b) => key(a).localeCompare(key(b))) : items;
-    }
-    if (v && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null && x !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, norm(x)]));
-    }
-    return v;
-  };
-  return JSON.stringify(norm(value));
-}
-
-/**
- * The fake kubelet compares its desired pod status with the stored one as JSON text, so key order
- * (Go's struct order against its object literals) and `lastProbeTime: null` against absent make
- * every pod differ: it PUTs every bound pod's status on every pass. The API server treats those as
- * no-ops (no new resourceVersion, no watch events), but a pass is one sequential request per pod,
- * so the kubelet's reaction time grows with the number of pods on the cluster, and in-place
- * updates (two kubelet reactions per batch) pay for it twice. The benchmark's instance skips a
- * write whose status equals the stored one as a value. The same fix belongs in
- * test/cluster/fake-kubelet.ts (its normalise()).
- */
-function skipUnchangedStatusWrites(kubelet: FakeKubelet): void {
-  type PodLike = { metadata?: { deletionTimestamp?: unknown }; status?: unknown };
-  const internals = kubelet as unknown as { syncPod(pod: PodLike): Promise<void>; desiredStatus(pod: PodLike): unknown };
-  const sync = internals.syncPod.bind(kubelet);
-  const desired = internals.desiredStatus.bind(kubelet);
-  internals.syncPod = async (pod) => {
-    if (!pod.metadata?.deletionTimestamp && canonical(desired(pod)) === canonical(pod.status ?? {})) return;
-    return sync(pod);
   };
 }
 

@@ -167,7 +167,7 @@ export class FakeKubelet {
       return;
     }
     const status = this.desiredStatus(pod);
-    if (JSON.stringify(normalise(status)) === JSON.stringify(normalise(pod.status ?? {}))) return;
+    if (canonicalStatus(status) === canonicalStatus(pod.status ?? {})) return;
     await this.kube.replace({ ...pod, apiVersion: 'v1', kind: 'Pod', status }, 'status');
   }
 
@@ -273,9 +273,25 @@ export class FakeKubelet {
   }
 }
 
-/** Compares statuses ignoring timestamps' representation (Date vs string). */
-function normalise(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v instanceof Date ? v.toISOString().replace(/\.\d{3}Z$/, 'Z') : v)), (_k, v: unknown) =>
-    typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v) ? v.replace(/\.\d+Z$/, 'Z') : v,
-  );
+/**
+ * A status as canonical text, to write only what changed: keys sorted, null and undefined dropped
+ * (`lastProbeTime: null` against absent), timestamps to the second whether Date or string, and
+ * lists of typed or named items (conditions, container statuses) ordered by type/name. Comparing
+ * raw JSON text made every pod differ on every pass (key order), so each pass re-PUT every status.
+ */
+export function canonicalStatus(value: unknown): string {
+  const norm = (v: unknown): unknown => {
+    if (v instanceof Date) return v.toISOString().replace(/\.\d+Z$/, 'Z');
+    if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(v)) return v.replace(/\.\d+Z$/, 'Z');
+    if (Array.isArray(v)) {
+      const items = v.map(norm);
+      const key = (x: unknown) => (x && typeof x === 'object' ? String((x as Record<string, unknown>).type ?? (x as Record<string, unknown>).name ?? '') : '');
+      return items.every((x) => key(x) !== '') ? [...items].sort((a, b) => key(a).localeCompare(key(b))) : items;
+    }
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null && x !== undefined).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, norm(x)]));
+    }
+    return v;
+  };
+  return JSON.stringify(norm(value));
 }
