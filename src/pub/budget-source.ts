@@ -1,6 +1,5 @@
 // The workload controllers' PodUnavailableBudget port (src/workload/disruption.ts), for in-place
-// updates and deletions,
-// over observed PUBs: the same rules as the webhook's check (§4.4 rules 1–3, 5–8), on the status
+// updates and deletions, over observed PUBs: the same rules as the webhook's check (§4.4 rules 1–3, 5–8), on the status
 // the PUB reconciler last wrote, with an allowance spent per plan so several pods of one PUB are
 // not all allowed against the same count. A status that does not describe the current generation
 // allows nothing. The webhook and its ledger stay the authority; this only keeps the controller

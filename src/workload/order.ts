@@ -20,18 +20,27 @@ function afterOrZero(t1: number, t2: number): boolean {
   return t1 > t2;
 }
 
-/** controller.ActivePods Less: whether `a` should be updated (or deleted) before `b`. */
-export function activePodsLess(a: Pod, b: Pod): boolean {
+// The terms both pod orders share, each deciding (true/false) or a tie (undefined).
+
+/** Unscheduled pods first, then Pending < Unknown < Running. */
+function schedulingAndPhaseFirst(a: Pod, b: Pod): boolean | undefined {
   const na = a.spec.nodeName ?? '';
   const nb = b.spec.nodeName ?? '';
   if (na !== nb && (na === '' || nb === '')) return na === '';
   const pa = PHASE_ORDINAL[a.status?.phase ?? ''] ?? 0;
   const pb = PHASE_ORDINAL[b.status?.phase ?? ''] ?? 0;
-  if (pa !== pb) return pa < pb;
+  return pa !== pb ? pa < pb : undefined;
+}
+
+/** Not-ready pods first. */
+function notReadyFirst(a: Pod, b: Pod): boolean | undefined {
   const ra = isPodReadyCondition(a);
-  const rb = isPodReadyCondition(b);
-  if (ra !== rb) return !ra;
-  if (ra && rb) {
+  return ra !== isPodReadyCondition(b) ? !ra : undefined;
+}
+
+/** Ready for less time, then more restarts, then newer. */
+function youngerFirst(a: Pod, b: Pod): boolean {
+  if (isPodReadyCondition(a) && isPodReadyCondition(b)) {
     const ta = readyTime(a);
     const tb = readyTime(b);
     if (ta !== tb) return afterOrZero(ta, tb);
@@ -41,8 +50,12 @@ export function activePodsLess(a: Pod, b: Pod): boolean {
   if (ca !== cb) return ca > cb;
   const ka = timeOf(a.metadata.creationTimestamp);
   const kb = timeOf(b.metadata.creationTimestamp);
-  if (ka !== kb) return afterOrZero(ka, kb);
-  return false;
+  return ka !== kb ? afterOrZero(ka, kb) : false;
+}
+
+/** controller.ActivePods Less: whether `a` should be updated (or deleted) before `b`. */
+export function activePodsLess(a: Pod, b: Pod): boolean {
+  return schedulingAndPhaseFirst(a, b) ?? notReadyFirst(a, b) ?? youngerFirst(a, b);
 }
 
 /** A comparator from a strict "goes before". */
@@ -216,37 +229,21 @@ export type RankOptions = { rank?: (pod: Pod) => number; available?: (pod: Pod) 
  * rank (more pods of the set on its node), ready for less time, more restarts, newer.
  */
 export function scaleDownLess(a: Pod, b: Pod, o: RankOptions = {}): boolean {
-  const na = a.spec.nodeName ?? '';
-  const nb = b.spec.nodeName ?? '';
-  if (na !== nb && (na === '' || nb === '')) return na === '';
-  const pa = PHASE_ORDINAL[a.status?.phase ?? ''] ?? 0;
-  const pb = PHASE_ORDINAL[b.status?.phase ?? ''] ?? 0;
-  if (pa !== pb) return pa < pb;
+  const first = schedulingAndPhaseFirst(a, b);
+  if (first !== undefined) return first;
   if (o.available) {
     const aa = o.available(a);
     if (aa !== o.available(b)) return !aa;
   }
-  const ra = isPodReadyCondition(a);
-  const rb = isPodReadyCondition(b);
-  if (ra !== rb) return !ra;
+  const ready = notReadyFirst(a, b);
+  if (ready !== undefined) return ready;
   const ca = deletionCost(a);
   const cb = deletionCost(b);
   if (ca !== cb) return ca < cb;
   const ka = o.rank?.(a) ?? 0;
   const kb = o.rank?.(b) ?? 0;
   if (ka !== kb) return ka > kb;
-  if (ra && rb) {
-    const ta = readyTime(a);
-    const tb = readyTime(b);
-    if (ta !== tb) return afterOrZero(ta, tb);
-  }
-  const xa = maxContainerRestarts(a);
-  const xb = maxContainerRestarts(b);
-  if (xa !== xb) return xa > xb;
-  const ta = timeOf(a.metadata.creationTimestamp);
-  const tb = timeOf(b.metadata.creationTimestamp);
-  if (ta !== tb) return afterOrZero(ta, tb);
-  return false;
+  return youngerFirst(a, b);
 }
 
 /**

@@ -15,7 +15,7 @@ import { statusWrite } from '../../workload/pod-conditions.js';
 import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '../../workload/pod-readiness.js';
 import { podCondition, timeOf, type Pod } from '../../workload/pods.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, shortHash } from '../types.js';
-import { isAtRevision, isUpdated, lifecycleOf, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { applyInPlaceWrite, isAtRevision, isUpdated, lifecycleOf, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { inPlaceOptions } from './update.js';
 
 const isScheduled = (pod: Pod) => Boolean(pod.spec.nodeName) || podCondition(pod, 'PodScheduled')?.status === 'True';
@@ -51,11 +51,8 @@ function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'wa
       return 'wrote';
     }
     case 'set-not-ready':
-      writePodStatus(run, pod, action.write);
-      return 'wrote';
     case 'update-pod':
-      updatePod(run, pod, action.pod, action.reason);
-      if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
+      applyInPlaceWrite(run, pod, action);
       return 'wrote';
     case 'wait-grace':
       wakeIn(run, action.until.getTime() - run.now.getTime());

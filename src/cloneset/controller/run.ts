@@ -6,6 +6,7 @@ import type { KubeObject } from '../../kube/http.js';
 import type { FeatureGates } from '../../reconcile/feature-gates.js';
 import type { EventNote, Plan, StatusWrite } from '../../reconcile/types.js';
 import type { DisruptionBudget } from '../../workload/disruption.js';
+import type { InPlaceUpdateAction } from '../../workload/inplace-update-step.js';
 import type { Lifecycle } from '../../workload/lifecycle.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
@@ -77,3 +78,19 @@ export function writePodStatus(run: CloneSetRun, pod: Pod, write: StatusWrite): 
 }
 
 export const untouched = (run: CloneSetRun, pod: Pod): boolean => !run.touched.has(pod.metadata.name);
+
+/** Plans the write an in-place update step asks for (and its wake-up); false when it asks none. */
+export function applyInPlaceWrite(run: CloneSetRun, pod: Pod, action: InPlaceUpdateAction): boolean {
+  switch (action.type) {
+    case 'set-not-ready':
+    case 'set-ready':
+      writePodStatus(run, pod, action.write);
+      return true;
+    case 'update-pod':
+      updatePod(run, pod, action.pod, action.reason);
+      if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
+      return true;
+    default:
+      return false;
+  }
+}

@@ -13,7 +13,7 @@ import { scaleDownLess, sameNodeRanks } from '../../workload/order.js';
 import { addNotReadyKey, PRE_DELETE_HOOK_KEY } from '../../workload/pod-readiness.js';
 import { statusWrite } from '../../workload/pod-conditions.js';
 import type { Pod } from '../../workload/pods.js';
-import { INSTANCE_ID_LABEL } from '../types.js';
+import { INSTANCE_ID_LABEL, shortHash } from '../types.js';
 import { expectationDiffs, type ExpectationDiffs } from './diffs.js';
 import { newInstanceIds } from './instance-id.js';
 import { asKubeObject, claimsFor, newPod, type Template } from './new-pod.js';
@@ -111,7 +111,7 @@ function createPods(run: CloneSetRun, count: number, oldCount: number): boolean 
   ids.forEach((id, i) => {
     const atCurrent = i < oldCount && current !== undefined;
     const revision = atCurrent ? run.currentRevision : run.updateRevision;
-    const pod = newPod(cs, id, { label: revisionLabel(run, revision), hash: revision.slice(revision.lastIndexOf('-') + 1), template: atCurrent ? current : update }, run.now);
+    const pod = newPod(cs, id, { label: revisionLabel(run, revision), hash: shortHash(revision), template: atCurrent ? current : update }, run.now);
     for (const claim of claimsFor(cs, id).filter((c) => !existing.has(c.metadata.name))) {
       run.plan.writes.push({ op: 'create', object: asKubeObject(claim), reason: `CloneSet ${cs.metadata.name}: volume ${claim.metadata.name} of pod ${pod.metadata.name}` });
     }

@@ -19,7 +19,7 @@ import { statusWrite } from '../../workload/pod-conditions.js';
 import type { Pod } from '../../workload/pods.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, SPECIFIED_DELETE_LABEL, shortHash } from '../types.js';
 import { diffsOf } from './scale.js';
-import { event, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { applyInPlaceWrite, event, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { templateOfRevision } from './templates.js';
 
 /** A PUB refused an in-place update: look again soon. */
@@ -118,10 +118,7 @@ function updateOne(run: CloneSetRun, pod: Pod, target: string): void {
     }
     const grace = cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
     const action = inPlaceUpdateStep(pod, spec, target, run.now, grace, inPlaceOptions(run, (p) => withLifecycleState(p, 'Updating', run.now)));
-    if (action.type === 'set-not-ready') writePodStatus(run, pod, action.write);
-    else if (action.type === 'update-pod') {
-      updatePod(run, pod, action.pod, action.reason);
-      if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
+    if (applyInPlaceWrite(run, pod, action) && action.type === 'update-pod') {
       event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pod ${pod.metadata.name} in-place(revision ${target})`);
     }
     return;
