@@ -78,6 +78,9 @@ async function follow(kube: KubeHttp, q: Query, signal: AbortSignal, reset: (ite
     const { items, resourceVersion } = await kube.list(q.apiVersion, q.kind, q);
     if (signal.aborted) return;
     reset(items);
+    // `reset` may itself end the follow (the rollout was already done): an abort listener added
+    // after that would never fire, and the watch would run to its server-side timeout.
+    if (signal.aborted) return;
     const watchStop = new AbortController();
     const abort = () => watchStop.abort();
     signal.addEventListener('abort', abort, { once: true });

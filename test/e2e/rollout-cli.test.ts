@@ -127,6 +127,12 @@ describe('kruise-serverless rollout (CloneSet)', () => {
     const cs = await getCloneSet();
     expect(cs.status).toMatchObject({ observedGeneration: cs.metadata.generation, updatedReplicas: 3, updatedAvailableReplicas: 3 });
     expect(await images()).toEqual(['app:2', 'app:2', 'app:2']);
+
+    // Already rolled out when status starts: it says so and exits at once (it once went on
+    // watching, ignoring its own --timeout, when the first LIST already showed the rollout done).
+    const again = await cli('status', 'cloneset/web', '--timeout', '60s');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/successfully rolled out: 3 pods updated and available/);
   });
 
   it('pause stops the controller from updating pods; status says so; resume lets the rollout complete', async () => {
