@@ -9,6 +9,7 @@ import { loadKubeConfig } from '../src/kube/node-client.js';
 import { reconcilers } from '../src/reconcile/all.js';
 import { runLoop } from '../src/reconcile/loop.js';
 import { runReconciler } from '../src/reconcile/runner.js';
+import { HeldLeases } from '../src/reconcile/lease.js';
 import { countRequests, peakRssMb } from './cloneset-counting.js';
 
 export type LoopSnapshot = {
@@ -32,6 +33,8 @@ const tally = countRequests(kube, byNamespace);
 const cloneSets = reconcilers().filter((r) => r.kind === 'CloneSet');
 if (cloneSets.length !== 1) throw new Error('no CloneSet reconciler in src/reconcile/all.ts');
 const identity = `${hostname()}-${process.pid}`;
+// As `reconcile` runs the Node loop: leases kept between runs.
+const heldLeases = new HeldLeases();
 const counts = { runs: 0, applied: 0, conflicts: 0, failed: 0, skipped: 0 };
 const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, byNamespace: { ...byNamespace }, ...counts, peakRssMb: peakRssMb() });
 
@@ -45,7 +48,7 @@ process.on('disconnect', () => stop.abort());
 let ready = false;
 await runLoop({
   kube, reconcilers: cloneSets, watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
-  run: (r, scope) => runReconciler(kube, r, { scope, identity, log: (m) => console.error(`[loop] ${m}`) }),
+  run: (r, scope) => runReconciler(kube, r, { scope, identity, heldLeases, log: (m) => console.error(`[loop] ${m}`) }),
   log: (m) => console.error(`[loop] ${m}`),
   onReport: (r, scope) => {
     counts.runs += 1;
@@ -61,6 +64,7 @@ await runLoop({
     }
   },
 });
+await heldLeases.releaseAll(kube);
 kube.close();
 send(snapshot());
 process.disconnect?.();

@@ -10,6 +10,7 @@ import { parseFeatureGates } from '../reconcile/feature-gates.js';
 import { reconcilers } from '../reconcile/all.js';
 import { runReconciler } from '../reconcile/runner.js';
 import { runLoop } from '../reconcile/loop.js';
+import { HeldLeases } from '../reconcile/lease.js';
 import { formatPlan } from '../reconcile/plan-format.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
 import { describePush, pushCollections, type EdgeTarget } from '../edge-state/push.js';
@@ -57,7 +58,10 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
   const edge = opts.edge ? edgeTarget(opts.edge) : undefined;
   // Budgets held at the edge (PUB, WorkloadSpread) are resynced through its ledgers.
   const ledgers = edge ? remoteLedgers(edge) : undefined;
-  const run = async (r: Reconciler, scope: Scope) => runReconciler(kube, r, { scope, dryRun: opts.dryRun, identity, log: opts.log, ...(ledgers ? { ledgers } : {}) });
+  // The Node loop keeps its leases between runs (released when it stops); one-shot runs do not.
+  const heldLeases = opts.once || opts.dryRun ? undefined : new HeldLeases();
+  const run = async (r: Reconciler, scope: Scope) =>
+    runReconciler(kube, r, { scope, dryRun: opts.dryRun, identity, log: opts.log, ...(ledgers ? { ledgers } : {}), ...(heldLeases ? { heldLeases } : {}) });
   const verbose = opts.verbose ?? false;
   const push = async () => {
     if (!edge) return;
@@ -83,6 +87,7 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
     kube, reconcilers: all, run, resyncEveryMs: opts.resyncSeconds * 1000, watch: opts.watch, signal,
     afterResync: push, log: opts.log, onReport: (r, scope) => (verbose || didSomething(r)) && opts.log(summarize(r, scope)),
   });
+  await heldLeases?.releaseAll(kube);
   return 0;
 }
 

@@ -26,7 +26,8 @@ export type ApplyResult = {
 };
 
 type Outcome = 'applied' | 'conflict';
-type Step = { label: string; run: () => Promise<Outcome> };
+/** One API call, or a status write with its chained update (reported through `count`). */
+type Step = { label: string; run: (count: (o: Outcome) => void) => Promise<Outcome | void> };
 
 const asObject = (ref: ObjectRef): KubeObject => ({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } });
 
@@ -80,9 +81,20 @@ async function applyWrite(kube: KubeHttp, w: Write, fieldManager: string): Promi
 
 // A resourceVersion inside a merge patch is a precondition the API server checks (409 if stale),
 // and unlike a JSON patch `test` op it keeps merge semantics and fails as a Conflict, not a bare 422.
-function applyStatus(kube: KubeHttp, s: StatusWrite, fieldManager: string): Promise<Outcome> {
-  const body = s.resourceVersion ? { metadata: { resourceVersion: s.resourceVersion }, status: s.status } : { status: s.status };
-  return outcome(kube.patch(asObject(s.target), body, 'merge', 'status', { fieldManager }), isStaleTarget);
+function statusPatch(s: StatusWrite): Record<string, unknown> {
+  const metadata = { ...(s.resourceVersion ? { resourceVersion: s.resourceVersion } : {}), ...(s.metadata ?? {}) };
+  return Object.keys(metadata).length ? { metadata, status: s.status } : { status: s.status };
+}
+
+/** The status write, then its chained update (if any) on the resourceVersion the write produced. */
+async function applyStatus(kube: KubeHttp, s: StatusWrite, fieldManager: string, count: (o: Outcome) => void): Promise<void> {
+  let written: KubeObject | undefined;
+  const first = await outcome(kube.patch<KubeObject>(asObject(s.target), statusPatch(s), 'merge', 'status', { fieldManager }).then((o) => (written = o)), isStaleTarget);
+  count(first);
+  if (first !== 'applied' || !s.then) return;
+  const resourceVersion = written?.metadata?.resourceVersion;
+  const object = { ...s.then.object, metadata: { ...s.then.object.metadata, ...(resourceVersion ? { resourceVersion } : {}) } };
+  count(await applyWrite(kube, { ...s.then, object }, fieldManager));
 }
 
 function message(e: unknown): string {
@@ -92,9 +104,14 @@ function message(e: unknown): string {
 /** Writes to different objects are independent; this many go to the API server at once. */
 export const WRITE_CONCURRENCY = 8;
 
+const statusKey = (r: ObjectRef): string => `${r.apiVersion}/${r.kind}/${r.namespace ?? ''}/${r.name}`;
+
 function targetKey(w: Write): string {
-  const ref = w.op === 'create' || w.op === 'update' ? w.object : { ...w.target, metadata: { name: w.target.name, namespace: w.target.namespace } };
-  return `${ref.apiVersion}/${ref.kind}/${ref.metadata?.namespace ?? ''}/${ref.metadata?.name ?? ''}`;
+  if (w.op === 'create' || w.op === 'update') {
+    const { apiVersion = '', kind = '', metadata } = w.object;
+    return statusKey({ apiVersion, kind, name: metadata?.name ?? '', namespace: metadata?.namespace });
+  }
+  return statusKey(w.target);
 }
 
 /** Steps grouped by the object they touch, in plan order within each group. */
@@ -135,20 +152,22 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
         result.stopped += 1;
         continue;
       }
+      const count = (o: Outcome) => (o === 'applied' ? (result.applied += 1) : (result.conflicts += 1));
       try {
-        if ((await step.run()) === 'applied') result.applied += 1;
-        else result.conflicts += 1;
+        const o = await step.run(count);
+        if (o) count(o);
       } catch (e) {
         // Includes broken I/O (no response): recorded like any other failure, the run goes on.
         result.failed.push({ write: step.label, error: message(e) });
       }
     }
   };
-  // Writes first (concurrently across objects), then status, then events: status describes
-  // what the writes did, events narrate it.
+  // Writes first, then status, then events (each concurrently across objects, in plan order per
+  // object): status describes what the writes did, events narrate it.
   const writeGroups = groupByTarget(plan.writes, targetKey).map((g) => g.map((w): Step => ({ label: describeWrite(w), run: () => applyWrite(kube, w, fieldManager) })));
   await pool(writeGroups, WRITE_CONCURRENCY, runSteps);
-  await runSteps(plan.status.map((s) => ({ label: describeStatus(s), run: () => applyStatus(kube, s, fieldManager) })));
+  const statusGroups = groupByTarget(plan.status, (s) => statusKey(s.target)).map((g) => g.map((s): Step => ({ label: describeStatus(s), run: (count) => applyStatus(kube, s, fieldManager, count) })));
+  await pool(statusGroups, WRITE_CONCURRENCY, runSteps);
   await runSteps(plan.events.map((e) => ({
     label: describeEvent(e),
     run: async (): Promise<Outcome> => ((await recordEvent(kube, e, { component: opts.component, now: opts.now() })) === 'dropped' ? 'conflict' : 'applied'),

@@ -123,3 +123,40 @@ export async function releaseLease(kube: KubeHttp, lease: Lease): Promise<boolea
     throw e;
   }
 }
+
+/**
+ * Leases a long-running process keeps between its runs (the Node loop): while one was renewed
+ * less than a third of its duration ago, a run acts on it without an API call, and it is renewed
+ * rather than taken again. No one else can take it before it expires, so holding it is as safe as
+ * re-reading it. `releaseAll` gives them up when the process stops.
+ */
+export class HeldLeases {
+  private readonly held = new Map<string, { lease: Lease; renewedAt: number }>();
+
+  private static key(l: { metadata: { name: string; namespace: string } }): string {
+    return `${l.metadata.namespace}/${l.metadata.name}`;
+  }
+
+  get(namespace: string, name: string): { lease: Lease; renewedAt: number } | undefined {
+    return this.held.get(`${namespace}/${name}`);
+  }
+
+  keep(lease: Lease, renewedAt: number): void {
+    this.held.set(HeldLeases.key(lease), { lease, renewedAt });
+  }
+
+  forget(namespace: string, name: string): void {
+    this.held.delete(`${namespace}/${name}`);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** Best effort: a lease not released simply expires. */
+  async releaseAll(kube: KubeHttp): Promise<void> {
+    const leases = [...this.held.values()].map((h) => h.lease);
+    this.held.clear();
+    await Promise.all(leases.map((l) => releaseLease(kube, l).catch(() => false)));
+  }
+}

@@ -21,6 +21,8 @@ describe('formatPlan', () => {
       'delete ConfigMap ns-1/game-demo — no longer a target'],
     ['cluster-scoped status lists the fields it sets', plan({ status: [{ target: rd, status: { succeeded: 1, desired: 2 }, resourceVersion: '3', reason: 'counts changed' }] }),
       'status ResourceDistribution sample {desired, succeeded} — counts changed'],
+    ['a status write with metadata and a chained update', plan({ status: [{ target: cm, status: { conditions: [] }, metadata: { labels: { a: 'b' } }, then: { op: 'update', object: cmObject, reason: 'images next' }, reason: 'not ready first' }] }),
+      'status ConfigMap ns-1/game-demo {conditions} with metadata {labels} — not ready first\nthen update ConfigMap ns-1/game-demo — images next'],
     ['event', plan({ events: [{ regarding: rd, type: 'Warning', reason: 'ConflictOccurred', message: 'ns-1 has its own game-demo' }] }),
       'event Warning ConflictOccurred on ResourceDistribution sample: ns-1 has its own game-demo'],
     ['ledger write', plan({ ledgers: [{ ref: { kind: 'PodUnavailableBudget', namespace: 'ns-1', name: 'pub' }, op: 'resync', request: {}, reason: 'allowance changed' }] }),

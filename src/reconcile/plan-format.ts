@@ -40,7 +40,10 @@ function duration(ms: number): string {
 export function formatPlan(plan: Plan): string {
   const lines = [
     ...plan.writes.map((w) => `${describeWrite(w)} — ${w.reason}`),
-    ...plan.status.map((s) => `${describeStatus(s)} {${Object.keys(s.status).sort().join(', ')}} — ${s.reason}`),
+    ...plan.status.flatMap((s) => [
+      `${describeStatus(s)} {${Object.keys(s.status).sort().join(', ')}}${s.metadata ? ` with metadata {${Object.keys(s.metadata).sort().join(', ')}}` : ''} — ${s.reason}`,
+      ...(s.then ? [`then ${describeWrite(s.then)} — ${s.then.reason}`] : []),
+    ]),
     ...plan.events.map((e) => `${describeEvent(e)}: ${e.message}`),
     ...(plan.ledgers ?? []).map((l) => `${describeLedgerWrite(l)} — ${l.reason}`),
   ];

@@ -2,7 +2,7 @@
 // between invocations; the lease only keeps two concurrent invocations from acting together.
 import type { KubeHttp } from '../kube/http.js';
 import { applyPlan } from './act.js';
-import { acquireLease, releaseLease, renewLease, type Lease } from './lease.js';
+import { acquireLease, releaseLease, renewLease, type HeldLeases, type Lease } from './lease.js';
 import { emptyPlan, type Plan, type Reconciler, type RunReport, type Scope } from './types.js';
 import type { Ledgers } from '../edge-state/ledger.js';
 import { describeLedgerWrite } from './plan-format.js';
@@ -25,6 +25,8 @@ export type RunOptions = {
   log?: (m: string) => void;
   /** The edge's ledgers: observe may read them, and the plan's ledger writes go there. */
   ledgers?: Ledgers;
+  /** A long-running process's leases: kept between runs instead of taken and released each time. */
+  heldLeases?: HeldLeases;
 };
 
 export function leaseNameFor(kind: string, shard?: string): string {
@@ -87,41 +89,62 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
   const name = leaseNameFor(reconciler.kind, opts.shard);
   const namespace = opts.leaseNamespace ?? DEFAULT_LEASE_NAMESPACE;
   const leaseOpts = { identity: opts.identity, durationSeconds };
-  const attempt = await acquireLease(kube, { name, namespace, ...leaseOpts, now: now() }).catch((e: unknown) => {
-    throw withContext(`${reconciler.kind}: lease ${namespace}/${name}`, e);
-  });
-  if (!attempt.acquired) {
-    log(`${reconciler.kind}: lease ${namespace}/${name} held by ${attempt.holder}${attempt.until ? ` until ${attempt.until.toISOString()}` : ''}; skipping`);
-    return report(false, emptyPlan());
-  }
+  const renewEveryMs = (durationSeconds * 1000) / 3;
+  const held = opts.heldLeases;
 
-  let lease: Lease | false = attempt.lease;
-  let renewedAt = now().getTime();
+  let lease: Lease | false = false;
+  let renewedAt = 0;
   const renew = async (): Promise<boolean> => {
     if (!lease) return false;
+    const at = now();
     try {
-      lease = await renewLease(kube, lease, { ...leaseOpts, now: now() });
+      lease = await renewLease(kube, lease, { ...leaseOpts, now: at });
     } catch (e) {
       // Unsure whether we still hold it: do not write on that doubt.
       log(`${reconciler.kind}: renewing lease ${namespace}/${name}: ${String(e)}`);
       return false;
     }
-    renewedAt = now().getTime();
+    renewedAt = at.getTime();
     return lease !== false;
   };
+  /** Renewed within the last third of its duration: no one else can hold it yet. */
+  const fresh = () => lease !== false && now().getTime() - renewedAt < renewEveryMs;
+
+  const kept = held?.get(namespace, name);
+  if (kept) {
+    lease = kept.lease;
+    renewedAt = kept.renewedAt;
+    if (!fresh() && !(await renew())) {
+      held?.forget(namespace, name);
+      lease = false;
+    }
+  }
+  if (!lease) {
+    const at = now();
+    const attempt = await acquireLease(kube, { name, namespace, ...leaseOpts, now: at }).catch((e: unknown) => {
+      throw withContext(`${reconciler.kind}: lease ${namespace}/${name}`, e);
+    });
+    if (!attempt.acquired) {
+      log(`${reconciler.kind}: lease ${namespace}/${name} held by ${attempt.holder}${attempt.until ? ` until ${attempt.until.toISOString()}` : ''}; skipping`);
+      return report(false, emptyPlan());
+    }
+    lease = attempt.lease;
+    renewedAt = at.getTime();
+  }
+
   type Outcome = { acted: boolean; plan: Plan; applied?: number; conflicts?: number; failed?: RunReport['failed'] };
   const act = async (): Promise<Outcome> => {
     const plan = await observeAndDecide(kube, reconciler, scope, now(), opts.ledgers);
     // Nothing to write: no need to prove we still hold the lease.
     if (isEmpty(plan)) return { acted: true, plan };
-    if (!(await renew())) {
+    if (!fresh() && !(await renew())) {
       log(`${reconciler.kind}: lost lease ${namespace}/${name} before acting; the next run decides afresh`);
       return { acted: false, plan };
     }
     const result = await applyPlan(kube, plan, {
       component: COMPONENT,
       now,
-      shouldContinue: () => (now().getTime() - renewedAt > (durationSeconds * 1000) / 3 ? renew() : lease !== false),
+      shouldContinue: () => (fresh() ? true : renew()),
     });
     if (result.stopped) {
       log(`${reconciler.kind}: lost lease ${namespace}/${name}; ${result.stopped} planned writes left for the next run`);
@@ -134,8 +157,13 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
   try {
     outcome = await act();
   } finally {
-    // Best effort: if it fails the lease simply expires.
-    if (lease) await releaseLease(kube, lease).catch((e: unknown) => log(`${reconciler.kind}: releasing lease ${namespace}/${name}: ${String(e)}`));
+    if (held) {
+      if (lease) held.keep(lease, renewedAt);
+      else held.forget(namespace, name);
+    } else if (lease) {
+      // Best effort: if it fails the lease simply expires.
+      await releaseLease(kube, lease).catch((e: unknown) => log(`${reconciler.kind}: releasing lease ${namespace}/${name}: ${String(e)}`));
+    }
   }
   return report(outcome.acted, outcome.plan, outcome.applied, outcome.conflicts, outcome.failed);
 }

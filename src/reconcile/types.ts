@@ -37,6 +37,18 @@ export type StatusWrite = {
   status: Record<string, unknown>;
   /** The object's resourceVersion when observed: the write is skipped on conflict. */
   resourceVersion?: string;
+  /**
+   * Labels and annotations to set in the same write. The pods/status subresource accepts them
+   * (only spec and owner references are kept from the stored pod), which saves a pod write.
+   */
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  /**
+   * An update of the same object to apply right after this write succeeds, preconditioned on the
+   * resourceVersion this write produced: nobody wrote in between, so it is as safe as a fresh read.
+   * `then.object` is the object as it must be after both writes: the PUT replaces labels and
+   * annotations too, so it carries `metadata`'s; its status is ignored (the main resource's is kept).
+   */
+  then?: Extract<Write, { op: 'update' }>;
   reason: string;
 };
 

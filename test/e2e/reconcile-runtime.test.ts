@@ -9,7 +9,7 @@ import { isAlreadyExists, isNotFound } from '../../src/kube/errors.js';
 import { applyPlan, WRITE_CONCURRENCY } from '../../src/reconcile/act.js';
 import { eventName, type CoreEvent } from '../../src/reconcile/events.js';
 import type { Lease } from '../../src/reconcile/lease.js';
-import { microTime } from '../../src/reconcile/lease.js';
+import { HeldLeases, microTime } from '../../src/reconcile/lease.js';
 import { formatPlan } from '../../src/reconcile/plan-format.js';
 import { COMPONENT, leaseNameFor, runReconciler } from '../../src/reconcile/runner.js';
 import { emptyPlan, type EventNote, type Plan, type Reconciler } from '../../src/reconcile/types.js';
@@ -201,6 +201,56 @@ describe('runReconciler', () => {
   });
 });
 
+describe('held leases (the Node loop)', () => {
+  it('keeps the lease between runs: the next run makes no lease call, someone else waits, releaseAll frees it', async () => {
+    const s = shard('held');
+    const held = new HeldLeases();
+    await source('held-1', { a: '1' });
+    const first = await run(copyReconciler(), s, { heldLeases: held });
+    expect(first).toMatchObject({ acted: true, failed: [] });
+    expect(first.applied).toBeGreaterThan(0);
+    const rv = (await getLease(s)).metadata.resourceVersion;
+    expect((await getLease(s)).spec.holderIdentity).toBe(`test-${RUN}`);
+
+    // With the lease fresh in hand: a no-op run is its LISTs alone, and acting writes no lease.
+    const r = copyReconciler();
+    const idle = await run(r, s, { heldLeases: held });
+    expect(idle).toMatchObject({ acted: true, applied: 0, plan: emptyPlan() });
+    expect(idle.apiCalls).toBe(r.lists);
+    await source('held-2', { a: '2' });
+    expect((await run(copyReconciler(), s, { heldLeases: held })).applied).toBeGreaterThan(0);
+    expect((await getConfigMap('held-2-copy')).data).toEqual({ a: '2' });
+    expect((await getLease(s)).metadata.resourceVersion).toBe(rv);
+
+    const blocked = await run(copyReconciler(), s, { identity: `someone-else-${RUN}` }, other);
+    expect(blocked.acted).toBe(false);
+    await held.releaseAll(kube);
+    expect((await getLease(s)).spec.holderIdentity).toBe('');
+    expect((await run(copyReconciler(), s, { identity: `someone-else-${RUN}` }, other)).acted).toBe(true);
+  });
+
+  it('renews a held lease once a third of its duration has passed, and takes it again if it was lost', async () => {
+    const s = shard('held-renew');
+    const held = new HeldLeases();
+    let clock = Date.now();
+    const now = () => new Date(clock);
+    await run(copyReconciler(), s, { heldLeases: held, now, leaseDurationSeconds: 30 });
+    const rv1 = (await getLease(s)).metadata.resourceVersion;
+    clock += 11_000;
+    await run(copyReconciler(), s, { heldLeases: held, now, leaseDurationSeconds: 30 });
+    const renewed = await getLease(s);
+    expect(renewed.metadata.resourceVersion).not.toBe(rv1);
+    expect(renewed.spec.renewTime).toBe(microTime(now()));
+
+    // Someone took it after it expired: the held copy is stale, the run reads and takes it anew.
+    await kube.replace<Lease>({ ...renewed, spec: { ...renewed.spec, holderIdentity: '' } });
+    clock += 11_000;
+    expect((await run(copyReconciler(), s, { heldLeases: held, now, leaseDurationSeconds: 30 })).acted).toBe(true);
+    expect((await getLease(s)).spec).toMatchObject({ holderIdentity: `test-${RUN}`, leaseTransitions: 1 });
+    await held.releaseAll(kube);
+  });
+});
+
 describe('ledgers', () => {
   const ref = { kind: COUNTER_KIND, namespace: 'ns', name: `budget-${RUN}` };
   // Reads the ledger in observe (through the context the runtime lends) and plans a resync of it.
@@ -239,6 +289,30 @@ describe('ledgers', () => {
 
 describe('applyPlan', () => {
   const act = (plan: Partial<Plan>) => applyPlan(kube, { ...emptyPlan(), ...plan }, { component: COMPONENT, now: () => new Date() });
+
+  it('a status write sets labels too, and its chained update lands on the version it produced; a stale one does neither', async () => {
+    type PodObj = KubeObject & { metadata: { name: string; resourceVersion: string; labels?: Record<string, string> }; spec: { containers: { name: string; image: string }[] }; status?: { conditions?: { type: string; status: string }[] } };
+    // On a node that does not exist: nothing else writes this pod.
+    const pod = (await kube.create<KubeObject>({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `chain-${RUN}`, namespace: ns }, spec: { nodeName: 'no-such-node', containers: [{ name: 'c', image: 'app:1' }] } })) as PodObj;
+    const target = { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: ns };
+    // The chained PUT replaces labels too: it carries the one the status write sets.
+    const chained = (from: PodObj, image: string): Plan['status'][number] => {
+      const labels = { step: image.replace(':', '-') };
+      return {
+        target, resourceVersion: from.metadata.resourceVersion, reason: 'out of service first',
+        status: { conditions: [{ type: 'Example', status: 'False' }] }, metadata: { labels },
+        then: { op: 'update', object: { ...from, metadata: { ...from.metadata, labels }, spec: { ...from.spec, containers: from.spec.containers.map((c) => ({ ...c, image })) } }, reason: 'then the image' },
+      };
+    };
+    expect(await act({ status: [chained(pod, 'app:2')] })).toMatchObject({ applied: 2, conflicts: 0, failed: [] });
+    const after = await kube.get<PodObj>('v1', 'Pod', pod.metadata.name, ns);
+    expect(after.metadata.labels).toEqual({ step: 'app-2' });
+    expect(after.status?.conditions).toContainEqual(expect.objectContaining({ type: 'Example', status: 'False' }));
+    expect(after.spec.containers[0]?.image).toBe('app:2');
+
+    expect(await act({ status: [chained(pod, 'app:3')] })).toMatchObject({ applied: 0, conflicts: 1, failed: [] });
+    expect((await kube.get<PodObj>('v1', 'Pod', pod.metadata.name, ns)).spec.containers[0]?.image).toBe('app:2');
+  });
 
   it('an update with a stale resourceVersion is a conflict and is not applied', async () => {
     const stale = await getConfigMap('game-demo-copy');

@@ -52,12 +52,13 @@ const seed = (file: string) => parse(readFileSync(join(REPO_ROOT, 'test', 'fixtu
 
 /** The reconcilers' full resync with an edge: controllers act, then every collection is pushed. */
 async function resync(): Promise<void> {
+  const lines: string[] = [];
   const code = await reconcile(kube, {
     once: true, dryRun: false, resyncSeconds: 0, watch: false, identity: 'sidecarset-e2e',
     edge: { url: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, caFile: inject('caCert') },
-    log: () => undefined, out: () => undefined,
+    log: () => undefined, out: (l) => lines.push(l),
   });
-  expect(code).toBe(0);
+  expect(code, lines.join('\n')).toBe(0);
 }
 
 async function createSet(obj: SidecarSetObj): Promise<SidecarSetObj> {

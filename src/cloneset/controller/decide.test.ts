@@ -162,3 +162,52 @@ describe('updates', () => {
     expect(writes.map((w) => (w as unknown as { object: Pod }).object.metadata.name)).toEqual(['web-aaaaa']);
   });
 });
+
+describe('in-place updates in as few writes and runs as possible', () => {
+  const v1 = cloneSet();
+  const rev1 = chooseUpdateRevision(v1, []).create!;
+  const v2 = cloneSet({ replicas: 3, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:2' }] } } }, { currentRevision: rev1.metadata.name });
+  const rev2 = chooseUpdateRevision(v2, [rev1]).create!;
+  const gated = (p: Pod, inPlaceReady: 'True' | 'False' = 'True'): Pod => ({
+    ...p,
+    metadata: { ...p.metadata, resourceVersion: `rv-${p.metadata.name}`, labels: { ...p.metadata.labels, 'lifecycle.apps.kruise.io/state': 'Normal' } },
+    spec: { ...p.spec, readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] } as Pod['spec'],
+    status: { ...p.status, conditions: [...(p.status?.conditions ?? []), { type: 'InPlaceUpdateReady', status: inPlaceReady, lastTransitionTime: '2025-12-31T00:00:00Z' }] },
+  });
+  const podsAt = () => ['aaaaa', 'bbbbb', 'ccccc'].map((id) => gated(pod(v1, id, rev1.metadata.name)));
+
+  it('takes the pod out of service and updates its images in one run: the update is chained on the status write; one Event', () => {
+    const plan = decideCloneSets(observed(v2, podsAt(), [rev1, rev2]), NOW);
+    const podStatus = plan.status.filter((s) => s.target.kind === 'Pod');
+    expect(podStatus.map((s) => s.target.name)).toEqual(['web-aaaaa', 'web-bbbbb']);
+    for (const s of podStatus) {
+      expect(s.status.conditions).toContainEqual(expect.objectContaining({ type: 'InPlaceUpdateReady', status: 'False', reason: 'StartInPlaceUpdate' }));
+      const next = s.then!.object as unknown as Pod;
+      expect(next.spec.containers[0]!.image).toBe('nginx:2');
+      expect(next.metadata.labels).toMatchObject({ 'lifecycle.apps.kruise.io/state': 'Updating', 'controller-revision-hash': rev2.metadata.name });
+    }
+    expect(plan.writes.filter((w) => w.op === 'update')).toEqual([]);
+    expect(plan.events).toEqual([expect.objectContaining({ reason: 'SuccessfulUpdatePodInPlace', message: `successfully update pods web-aaaaa, web-bbbbb in-place(revision ${rev2.metadata.name})` })]);
+  });
+
+  it('the write that completes an update also moves the lifecycle on, and other pods are updated in the same run', () => {
+    const pods = podsAt();
+    // web-aaaaa: updated, its new image running (imageID changed), InPlaceUpdateReady still False.
+    const updated = decideCloneSets(observed(v2, pods, [rev1, rev2]), NOW).status.find((s) => s.target.name === 'web-aaaaa')!.then!.object as unknown as Pod;
+    pods[0] = {
+      ...updated,
+      status: {
+        ...pods[0]!.status,
+        conditions: pods[0]!.status!.conditions!.map((c) => (c.type === 'InPlaceUpdateReady' ? { ...c, status: 'False' } : c)),
+        containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: 'nginx:2', imageID: 'docker://new' }],
+      },
+    } as Pod;
+    const plan = decideCloneSets(observed(v2, pods, [rev1, rev2]), NOW);
+    const done = plan.status.find((s) => s.target.name === 'web-aaaaa')!;
+    expect(done.status.conditions).toContainEqual(expect.objectContaining({ type: 'InPlaceUpdateReady', status: 'True' }));
+    expect(done.metadata?.labels).toEqual({ 'lifecycle.apps.kruise.io/state': 'Normal' });
+    expect(done.then).toBeUndefined();
+    // web-aaaaa is still unavailable as observed: one more pod fits in maxUnavailable 2.
+    expect(plan.status.filter((s) => s.then).map((s) => s.target.name)).toEqual(['web-bbbbb']);
+  });
+});

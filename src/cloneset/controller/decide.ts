@@ -1,7 +1,6 @@
 // The CloneSet controller's decision, per CloneSet (OpenKruise's syncCloneSet): the revisions
 // (created when new), then scaling (scale.ts); only when scaling has nothing to write, pod states
-// are refreshed (refresh.ts) and, when those have nothing to write either, pods are updated
-// (update.ts). Then the status. A stored CloneSet that validation would refuse gets a Warning
+// are refreshed (refresh.ts) and pods are updated (update.ts). Then the status. A stored CloneSet that validation would refuse gets a Warning
 // Event and a `FailedScale` condition and no pod writes. Pure.
 import type { FeatureGates } from '../../reconcile/feature-gates.js';
 import { FEATURE_GATE_DEFAULTS } from '../../reconcile/feature-gates.js';
@@ -62,7 +61,11 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
     if (prior?.message !== message) event(run, 'Warning', 'InvalidSpec', `CloneSet ${cs.metadata.name} is invalid and is not acted on: ${message}`);
   } else {
     run.plan.writes.push(...revision.writes);
-    if (!planScale(run) && !refreshPods(run)) {
+    // Unlike OpenKruise, refreshing some pods does not hold back updating others: every decision
+    // reads this run's observed state (pods refreshed now count as they were, never as more
+    // available), and each pod gets at most one write.
+    if (!planScale(run)) {
+      refreshPods(run);
       planUpdates(run);
       restoreReadiness(run);
     }

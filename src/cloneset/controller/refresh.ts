@@ -6,8 +6,8 @@
 //   PreparingUpdate → Normal / Updated when the pod turns out to be at the update revision;
 //   Updating → Updated (inPlaceUpdate hook not all back on) or Normal, once the update completed;
 //   Updated → Normal once the inPlaceUpdate hook is all back on —
-// and label pods missing pod-template-hash. At most one write per pod. Returns whether anything
-// was written (then no pod is updated this run). Pure.
+// and label pods missing pod-template-hash. At most one write per pod: the write that completes
+// an in-place update carries the lifecycle move after it. Returns whether anything was written. Pure.
 import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
 import { INPLACE_UPDATE_READY, readInPlaceUpdateState } from '../../workload/inplace-update-state.js';
 import { isPodAllHooked, lifecycleState, withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
@@ -15,7 +15,8 @@ import { statusWrite } from '../../workload/pod-conditions.js';
 import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '../../workload/pod-readiness.js';
 import { podCondition, timeOf, type Pod } from '../../workload/pods.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, shortHash } from '../types.js';
-import { applyInPlaceWrite, isAtRevision, isUpdated, lifecycleOf, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import type { StatusWrite } from '../../reconcile/types.js';
+import { afterStatusWrite, applyInPlaceWrite, isAtRevision, isUpdated, lifecycleOf, metadataOnlyChange, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { inPlaceOptions } from './update.js';
 
 const isScheduled = (pod: Pod) => Boolean(pod.spec.nodeName) || podCondition(pod, 'PodScheduled')?.status === 'True';
@@ -45,9 +46,11 @@ function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'wa
         run.deferredReady.set(pod.metadata.name, action.write);
         return 'waiting';
       }
-      // New pods: KruisePodReady goes True in the same write.
+      // New pods: KruisePodReady goes True in the same write; and the lifecycle state the pod
+      // moves to once its update is over rides along (pods/status accepts labels).
       const conditions = initialKruisePodReady(pod, action.write.status.conditions as NonNullable<NonNullable<Pod['status']>['conditions']>, run.now);
-      writePodStatus(run, pod, conditions ? { ...action.write, status: { conditions } } : action.write);
+      const write = conditions ? { ...action.write, status: { conditions } } : action.write;
+      writePodStatus(run, pod, withLifecycleMove(run, pod, write));
       return 'wrote';
     }
     case 'set-not-ready':
@@ -63,6 +66,21 @@ function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'wa
     case 'done':
       return 'completed';
   }
+}
+
+/**
+ * `write` (making the pod's in-place update complete) carrying the lifecycle move that would
+ * follow it, when that move is labels and annotations only (no hook finalizers, no
+ * markPodNotReady condition): one pod write instead of two.
+ */
+function withLifecycleMove(run: CloneSetRun, pod: Pod, write: StatusWrite): StatusWrite {
+  if (lifecycleOf(run)?.inPlaceUpdate?.markPodNotReady) return write;
+  const after = afterStatusWrite(pod, write);
+  const next = nextLifecycleState(run, after, true);
+  if (!next) return write;
+  const metadata = metadataOnlyChange(after, withLifecycleState(after, next, run.now));
+  if (!metadata) return write;
+  return { ...write, metadata, reason: `${write.reason}; lifecycle ${lifecycleState(pod)} → ${next}` };
 }
 
 function nextLifecycleState(run: CloneSetRun, pod: Pod, inPlaceCompleted: boolean): LifecycleState | undefined {

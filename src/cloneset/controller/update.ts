@@ -19,7 +19,8 @@ import { statusWrite } from '../../workload/pod-conditions.js';
 import type { Pod } from '../../workload/pods.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, SPECIFIED_DELETE_LABEL, shortHash } from '../types.js';
 import { diffsOf } from './scale.js';
-import { applyInPlaceWrite, event, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import type { KubeObject } from '../../kube/http.js';
+import { afterStatusWrite, applyInPlaceWrite, event, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { templateOfRevision } from './templates.js';
 
 /** A PUB refused an in-place update: look again soon. */
@@ -73,7 +74,8 @@ function recreate(run: CloneSetRun, pod: Pod, target: string): void {
   event(run, 'Normal', 'SuccessfulUpdatePodReCreate', `successfully patch pod ${pod.metadata.name} specified-delete for update(revision ${target})`);
 }
 
-function updateOne(run: CloneSetRun, pod: Pod, target: string): void {
+/** Plans the pod's next update step; 'in-place' when that step starts its in-place update. */
+function updateOne(run: CloneSetRun, pod: Pod, target: string): 'in-place' | undefined {
   const { cs } = run;
   const type = cs.spec.updateStrategy?.type ?? 'ReCreate';
   const lifecycle = lifecycleOf(run);
@@ -117,11 +119,17 @@ function updateOne(run: CloneSetRun, pod: Pod, target: string): void {
       }
     }
     const grace = cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
-    const action = inPlaceUpdateStep(pod, spec, target, run.now, grace, inPlaceOptions(run, (p) => withLifecycleState(p, 'Updating', run.now)));
-    if (applyInPlaceWrite(run, pod, action) && action.type === 'update-pod') {
-      event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pod ${pod.metadata.name} in-place(revision ${target})`);
+    const step = (p: Pod) => inPlaceUpdateStep(p, spec, target, run.now, grace, inPlaceOptions(run, (q) => withLifecycleState(q, 'Updating', run.now)));
+    const action = step(pod);
+    if (action.type === 'set-not-ready') {
+      // Out of service first, then the update itself, chained on the version that write produces.
+      const next = step(afterStatusWrite(pod, action.write));
+      if (next.type !== 'update-pod') return void applyInPlaceWrite(run, pod, action);
+      writePodStatus(run, pod, { ...action.write, then: { op: 'update', object: next.pod as unknown as KubeObject, reason: `CloneSet ${cs.metadata.name}: ${next.reason}` } });
+      if (next.wakeAt) wakeIn(run, next.wakeAt.getTime() - run.now.getTime());
+      return 'in-place';
     }
-    return;
+    return applyInPlaceWrite(run, pod, action) && action.type === 'update-pod' ? 'in-place' : undefined;
   }
   if (type === 'InPlaceOnly') {
     event(run, 'Warning', 'FailedUpdatePodInPlace', `find Pod ${pod.metadata.name} update strategy is InPlaceOnly but can not update in-place`);
@@ -145,5 +153,9 @@ export function planUpdates(run: CloneSetRun): void {
     return !readInPlaceUpdateGrace(pod.metadata.annotations);
   });
   const chosen = limitCandidates(run, sortCandidates(run, candidates), diffs.updateNum, diffs.updateMaxUnavailable, target);
-  for (const pod of chosen) if (untouched(run, pod)) updateOne(run, pod, target);
+  const inPlace = chosen.filter((pod) => untouched(run, pod) && updateOne(run, pod, target) === 'in-place').map((p) => p.metadata.name);
+  // One Event per run, not per pod (OpenKruise's message when it is one pod): a 1,000-pod rollout
+  // does not write 1,000 Events.
+  if (inPlace.length === 1) event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pod ${inPlace[0]} in-place(revision ${target})`);
+  else if (inPlace.length > 1) event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pods ${inPlace.join(', ')} in-place(revision ${target})`);
 }
