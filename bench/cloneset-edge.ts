@@ -10,7 +10,7 @@ import type { EdgeTarget } from '../src/edge-state/push.js';
 import { applyClusterSide } from '../src/install/apply.js';
 import { renderClusterSide } from '../src/install/render.js';
 import type { KubeHttp } from '../src/kube/http.js';
-import { webhookEndpoints } from '../src/registry.js';
+import { webhookEndpoints, withoutPodStatusObserver } from '../src/registry.js';
 import { startLocalWorker, type LocalWorker } from '../scripts/local-worker.js';
 import { issueServingCert } from '../test/cluster/pki.js';
 import type { ControlPlane } from '../test/cluster/control-plane.js';
@@ -30,7 +30,10 @@ export async function startEdge(cp: ControlPlane, kube: KubeHttp, name: string, 
   const res = await fetch(`${worker.url}/admin/clusters`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify({ clusterId }) });
   if (res.status !== 201) throw new Error(`registering the cluster with the Worker: ${res.status} ${await res.text()}`);
   const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
-  const endpoints = webhookEndpoints([cloneSetFeature]);
+  // The pod-status observer only feeds the Lambda path's change events: without them (the Node
+  // loop watches pods itself) it is left out, as `install --node-loop` and `npm start` leave it out.
+  const all = webhookEndpoints([cloneSetFeature]);
+  const endpoints = bindings ? all : withoutPodStatusObserver(all);
   await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId, secret: creds.webhookSecret, caBundle: ca, crds: [], endpoints }));
   return {
     worker, clusterId, endpoints: endpoints.map((e) => e.path),

@@ -38,6 +38,9 @@ const heldLeases = new HeldLeases();
 const counts = { runs: 0, applied: 0, conflicts: 0, failed: 0, skipped: 0 };
 const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, byNamespace: { ...byNamespace }, ...counts, peakRssMb: peakRssMb() });
 
+// KS_BENCH_TRACE=1: one stderr line per run (when it ended, how long it took, what it wrote).
+const TRACE = process.env.KS_BENCH_TRACE === '1';
+const TRACE_T0 = performance.now();
 const stop = new AbortController();
 process.on('message', (m) => {
   if (m === 'snapshot') send(snapshot());
@@ -51,6 +54,7 @@ await runLoop({
   run: (r, scope) => runReconciler(kube, r, { scope, identity, heldLeases, log: (m) => console.error(`[loop] ${m}`) }),
   log: (m) => console.error(`[loop] ${m}`),
   onReport: (r, scope) => {
+    if (TRACE) console.error(`[loop trace] ${(performance.now() - TRACE_T0).toFixed(0)} ms: ${scope.kind} run ${r.durationMs} ms, ${r.apiCalls} calls, ${r.applied} applied, ${r.conflicts} conflicts`);
     counts.runs += 1;
     counts.applied += r.applied;
     counts.conflicts += r.conflicts;

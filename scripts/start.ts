@@ -22,7 +22,7 @@ import { readCrdManifests } from '../src/kube/crd-manifests.js';
 import { newSecret } from '../src/edge-state/auth.js';
 import { describePush, pushCollections } from '../src/edge-state/push.js';
 import { fetchTrustingCa } from '../src/edge-state/ca-fetch.js';
-import { FEATURES, stateCollections, webhookEndpoints } from '../src/registry.js';
+import { FEATURES, stateCollections, webhookEndpoints, withoutPodStatusObserver } from '../src/registry.js';
 import { renderClusterSide } from '../src/install/render.js';
 import { applyClusterSide } from '../src/install/apply.js';
 import { startLocalWorker } from './local-worker.js';
@@ -94,7 +94,8 @@ const guardian = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'sc
   cwd: REPO_ROOT, detached: true, stdio: ['pipe', 'ignore', 'ignore'],
 });
 guardian.unref();
-const endpoints = webhookEndpoints(FEATURES);
+// The Node loop below watches pods itself: no pods/status observer.
+const endpoints = withoutPodStatusObserver(webhookEndpoints(FEATURES));
 await applyClusterSide(kube, clusterSide(endpoints, false), { log: verbose ? log : undefined });
 log(`cluster side installed: ${crds.length} CRDs, ${endpoints.length} webhook endpoints (${endpoints.map((e) => e.path).join(', ') || 'no feature registers one yet'})`);
 

@@ -37,6 +37,15 @@ export function webhookEndpoints(features: readonly Feature[] = FEATURES): Webho
   })).filter((e) => e.handlers.length > 0 || observerNeeded(e, stateCollections(features)) || (e.observesWorkloadPods === true && pods.length > 0));
 }
 
+/**
+ * The endpoints less the pods/status observer, for installs whose reconcilers run as the Node
+ * loop: it watches pods itself, and the observer would only add a webhook call to every status
+ * write of a workload's pods (the kubelet's included).
+ */
+export function withoutPodStatusObserver(endpoints: readonly WebhookEndpoint[]): WebhookEndpoint[] {
+  return endpoints.filter((e) => !e.observesWorkloadPods);
+}
+
 /** Every workload whose pods some feature controls (a status change runs its reconciler). */
 export function workloadPods(features: readonly Feature[] = FEATURES): WorkloadPods[] {
   return features.flatMap((f) => f.workloadPods ?? []);

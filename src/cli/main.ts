@@ -20,7 +20,7 @@ import {
 import { readCrdManifests } from '../kube/crd-manifests.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
 import { loadKubeConfig } from '../kube/node-client.js';
-import { webhookEndpoints } from '../registry.js';
+import { webhookEndpoints, withoutPodStatusObserver } from '../registry.js';
 import { reconcile, type ReconcileOptions } from './reconcile.js';
 import { rollout, RolloutUsageError } from './rollout.js';
 
@@ -52,6 +52,8 @@ our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations call
   --endpoint-url PATH=URL         serve endpoint PATH from URL instead (same cluster id and secret;
                                     publicly trusted), e.g. validate-delete on the Lambda webhook
                                     to decide Cascading CRD deletions from live LISTs (repeatable)
+  --node-loop                     the reconcilers run as the Node loop (reconcile, watching): leave out
+                                    the pods/status observer, which only feeds the Lambda path
   --apply                         apply to the cluster instead of printing
   --kubeconfig FILE               default: $KUBECONFIG, then ~/.kube/config
 
@@ -92,6 +94,7 @@ const OPTIONS = {
   'namespace-selector': { type: 'string', multiple: true },
   'object-selector': { type: 'string', multiple: true },
   apply: { type: 'boolean' },
+  'node-loop': { type: 'boolean' },
   kubeconfig: { type: 'string' },
   'purge-crds': { type: 'boolean' },
   'purge-namespace': { type: 'boolean' },
@@ -146,7 +149,7 @@ async function install(v: Values): Promise<void> {
   const secret = readSecret(v);
   checkWebhookTarget(baseUrl, clusterId, secret);
   if (!v.apply) for (const o of ['kubeconfig'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
-  const endpoints = webhookEndpoints();
+  const endpoints = v['node-loop'] ? withoutPodStatusObserver(webhookEndpoints()) : webhookEndpoints();
   const objects = renderClusterSide({
     baseUrl,
     clusterId,

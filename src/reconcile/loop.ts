@@ -44,26 +44,43 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
     for (const o of scope.objects) wakeUps.schedule(`${id}|${o.namespace ?? ''}/${o.name}`, ms, () => trigger(r, { metadata: o }));
   };
 
+  const runOnce = async (r: Reconciler, scope: Scope) => {
+    if (opts.signal.aborted) return;
+    try {
+      const report = await opts.run(r, scope);
+      opts.onReport?.(report, scope);
+      if (!report.acted && !report.dryRun) later(LEASE_RETRY_MS, r, scope);
+      else if (report.plan.requeueAfterMs !== undefined) later(report.plan.requeueAfterMs, r, scope);
+    } catch (e) {
+      log(`${r.kind}: run failed: ${String(e)}`);
+      later(LEASE_RETRY_MS, r, scope);
+    }
+  };
   const enqueue = (r: Reconciler, scope: Scope) => {
-    queue = queue.then(async () => {
-      if (opts.signal.aborted) return;
-      try {
-        const report = await opts.run(r, scope);
-        opts.onReport?.(report, scope);
-        if (!report.acted && !report.dryRun) later(LEASE_RETRY_MS, r, scope);
-        else if (report.plan.requeueAfterMs !== undefined) later(report.plan.requeueAfterMs, r, scope);
-      } catch (e) {
-        log(`${r.kind}: run failed: ${String(e)}`);
-        later(LEASE_RETRY_MS, r, scope);
-      }
-    });
+    queue = queue.then(() => runOnce(r, scope));
     return queue;
   };
 
+  // Triggers that arrive while a reconciler's run waits in the queue join that run instead of
+  // queueing another: a burst of pod changes during a run costs one more run, not one per flush.
+  const queued = new Map<Reconciler, Pending>();
+  const merge = (into: Pending, from: Pending) => {
+    into.all ||= from.all;
+    for (const [k, o] of from.objects) into.objects.set(k, o);
+  };
   const flush = () => {
     timer = undefined;
     for (const [r, p] of pending) {
-      void enqueue(r, p.all ? { kind: 'all' } : { kind: 'objects', objects: [...p.objects.values()] });
+      const waiting = queued.get(r);
+      if (waiting) {
+        merge(waiting, p);
+        continue;
+      }
+      queued.set(r, p);
+      queue = queue.then(() => {
+        queued.delete(r);
+        return runOnce(r, p.all ? { kind: 'all' } : { kind: 'objects', objects: [...p.objects.values()] });
+      });
     }
     pending.clear();
   };

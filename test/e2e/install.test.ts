@@ -237,6 +237,15 @@ describe('the kruise-serverless CLI', () => {
     for (const h of hooks) expect((h.clientConfig as { url: string }).url).toContain(`/clusters/${CLUSTER}/${SECRET}/`);
   });
 
+  it('--node-loop leaves out the pods/status observer (the Node loop watches pods itself), and only it', async () => {
+    const r = await cli(['install', '--base-url', baseUrl, '--cluster-id', CLUSTER, '--namespace', NS, '--node-loop', ...safety()], { KS_WEBHOOK_SECRET: SECRET });
+    expect(r.code, r.stderr).toBe(0);
+    const hooks = parseAllDocuments(r.stdout).map((d) => d.toJS() as KubeObject).flatMap((d) => (d.webhooks ?? []) as WebhookEntry[]);
+    const observer = webhookEndpoints().filter((e) => e.observesWorkloadPods).flatMap(entryNames);
+    expect(observer.length).toBeGreaterThan(0);
+    expect(hooks.map((h) => h.name).sort()).toEqual(webhookEndpoints().flatMap(entryNames).filter((n) => !observer.includes(n)).sort());
+  });
+
   it('runs through the bin launcher', async () => {
     const r = await run(process.execPath, ['bin/kruise-serverless.js', '--help']);
     expect(r.code).toBe(0);

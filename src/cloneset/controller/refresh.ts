@@ -22,15 +22,20 @@ import { inPlaceOptions } from './update.js';
 const isScheduled = (pod: Pod) => Boolean(pod.spec.nodeName) || podCondition(pod, 'PodScheduled')?.status === 'True';
 
 /** InPlaceUpdateReady=False and no in-place update started since: between the two writes that start one. */
-function startingInPlace(pod: Pod): boolean {
+function startingInPlace(run: CloneSetRun, pod: Pod): boolean {
   const condition = podCondition(pod, INPLACE_UPDATE_READY);
   if (condition?.status !== 'False') return false;
   const state = readInPlaceUpdateState(pod.metadata.annotations);
   if (!state || state === 'invalid' || !isAtRevision(pod, state.revision)) return true;
   // A state from an earlier update (a rollback starts at the revision the pod is at): the
-  // condition went False after that update started. Same-second ties count as starting; the
-  // pod is then made ready by restoreReadiness unless this run updates it.
-  return timeOf(condition.lastTransitionTime) >= timeOf(state.updateTimestamp);
+  // condition went False after that update started.
+  const conditionAt = timeOf(condition.lastTransitionTime);
+  const updateAt = timeOf(state.updateTimestamp);
+  if (conditionAt !== updateAt) return conditionAt > updateAt;
+  // The same second: one run wrote both (the update chained on the status write) when the pod
+  // is at the update revision; otherwise count it as starting, and restoreReadiness makes the
+  // pod ready again unless this run updates it.
+  return !isUpdated(run, pod);
 }
 
 /** The in-place step of a pod already at its revision; 'completed' when nothing is left to do. */
@@ -42,7 +47,7 @@ function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'wa
       // A pod not at the update revision may be between the two writes that start its in-place
       // update (InPlaceUpdateReady=False, then the images): the update step carries it on, and
       // it is only made ready again if this run does not update it (restoreReadiness).
-      if (startingInPlace(pod)) {
+      if (startingInPlace(run, pod)) {
         run.deferredReady.set(pod.metadata.name, action.write);
         return 'waiting';
       }
@@ -137,6 +142,6 @@ export function refreshPods(run: CloneSetRun): boolean {
 export function restoreReadiness(run: CloneSetRun): void {
   for (const pod of run.pods) {
     const write = run.deferredReady.get(pod.metadata.name);
-    if (write && untouched(run, pod)) writePodStatus(run, pod, write);
+    if (write && untouched(run, pod)) writePodStatus(run, pod, withLifecycleMove(run, pod, write));
   }
 }
