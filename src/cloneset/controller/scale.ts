@@ -7,7 +7,8 @@
 //      ready ones within deleteReadyLimit (maxUnavailable, plus maxSurge pods already created);
 //   5. scale in: old-revision pods first, in the scale-down order, within deleteReadyLimit.
 // A pod with a preDelete hook goes to PreparingDelete instead of being deleted. Deleting a pod
-// deletes its PVCs. Returns whether the step wrote anything (then updating waits). Pure.
+// deletes its PVCs; PVCs left without any pod are deleted once no pod is to be created. Returns
+// whether the step wrote anything (then updating waits). Pure.
 import { lifecycleMarksPodNotReady, isPodHooked, lifecycleState, withLifecycleState } from '../../workload/lifecycle.js';
 import { scaleDownLess, sameNodeRanks } from '../../workload/order.js';
 import { addNotReadyKey, PRE_DELETE_HOOK_KEY } from '../../workload/pod-readiness.js';
@@ -36,6 +37,11 @@ export function diffsOf(run: CloneSetRun, isUpdatedPod: (p: Pod) => boolean = (p
   });
 }
 
+function deletePvc(run: CloneSetRun, pvc: Pvc, why: string): void {
+  const target = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: pvc.metadata.name, namespace: pvc.metadata.namespace };
+  run.plan.writes.push({ op: 'delete', target, ...(pvc.metadata.uid ? { preconditions: { uid: pvc.metadata.uid } } : {}), reason: `CloneSet ${run.cs.metadata.name}: ${why}` });
+}
+
 /** Deletes `pods` (or moves hooked ones to PreparingDelete); true if anything was written. */
 export function deletePods(run: CloneSetRun, pods: readonly Pod[], why: (p: Pod) => string): boolean {
   const preDelete = lifecycleOf(run)?.preDelete;
@@ -61,9 +67,7 @@ export function deletePods(run: CloneSetRun, pods: readonly Pod[], why: (p: Pod)
     }
     run.touched.add(pod.metadata.name);
     run.plan.writes.push({ op: 'delete', target: podRef(pod), ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}), reason: `CloneSet ${run.cs.metadata.name}: ${why(pod)}` });
-    for (const pvc of run.pvcs.filter((c) => idOf(c) === idOf(pod))) {
-      run.plan.writes.push({ op: 'delete', target: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: pvc.metadata.name, namespace: pvc.metadata.namespace }, ...(pvc.metadata.uid ? { preconditions: { uid: pvc.metadata.uid } } : {}), reason: `CloneSet ${run.cs.metadata.name}: the PVC of deleted pod ${pod.metadata.name}` });
-    }
+    for (const pvc of run.pvcs.filter((c) => idOf(c) === idOf(pod))) deletePvc(run, pvc, `the PVC of deleted pod ${pod.metadata.name}`);
     event(run, 'Normal', 'SuccessfulDelete', `succeed to delete pod ${pod.metadata.name}`);
     wrote = true;
   }
@@ -126,10 +130,19 @@ function cleanupPvcs(run: CloneSetRun): boolean {
   if (!run.cs.spec.scaleStrategy?.disablePVCReuse) return false;
   const podIds = new Set(run.pods.map(idOf));
   const orphans: Pvc[] = run.pvcs.filter((c) => !podIds.has(idOf(c)) && !c.metadata.deletionTimestamp);
-  for (const pvc of orphans) {
-    run.plan.writes.push({ op: 'delete', target: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', name: pvc.metadata.name, namespace: pvc.metadata.namespace }, ...(pvc.metadata.uid ? { preconditions: { uid: pvc.metadata.uid } } : {}), reason: `CloneSet ${run.cs.metadata.name}: PVC ${pvc.metadata.name} outlived its pod (disablePVCReuse)` });
-  }
+  for (const pvc of orphans) deletePvc(run, pvc, `PVC ${pvc.metadata.name} outlived its pod (disablePVCReuse)`);
   return orphans.length > 0;
+}
+
+/**
+ * PVCs of no pod at all (not even a terminating one) when no pod is to be created that could take
+ * them: a run stopped between deleting a pod and deleting its PVCs (the writes go out
+ * concurrently), or between creating PVCs and their pod before replicas went down.
+ */
+function deleteLeftoverPvcs(run: CloneSetRun): boolean {
+  const leftovers = run.pvcs.filter((c) => !run.ownedIds.has(idOf(c)) && !c.metadata.deletionTimestamp);
+  for (const pvc of leftovers) deletePvc(run, pvc, `PVC ${pvc.metadata.name} has no pod and no pod is to be created`);
+  return leftovers.length > 0;
 }
 
 function choosePodsToDelete(run: CloneSetRun, total: number, oldFirst: number): Pod[] {
@@ -159,6 +172,7 @@ export function planScale(run: CloneSetRun): boolean {
     event(run, 'Warning', 'ScaleUpLimited', `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${diffs.scaleUpLimit}`);
   }
   if (diffs.scaleUpNum > 0) return createPods(run, diffs.scaleUpLimit, diffs.scaleUpNumOldRevision);
+  if (deleteLeftoverPvcs(run)) return true;
 
   if (preDeleting.length && deletePods(run, preDeleting, () => 'its preDelete hook is done')) return true;
 
