@@ -46,3 +46,10 @@ describe('PVCs without a pod', () => {
     expect(createdPods(scaleOut)).toEqual(['web-ccccc']);
   });
 });
+
+describe('a pod without its PVC', () => {
+  it('gets the PVC created (its create failed while the pod’s went through), and nothing else happens that run', () => {
+    const p = plan(2, (r) => [pod('aaaaa', r), pod('bbbbb', r)], [pvc('aaaaa')]);
+    expect(p.writes.map((w) => `${w.op} ${w.op === 'create' ? w.object.metadata?.name : ''}`)).toEqual(['create data-web-bbbbb']);
+  });
+});

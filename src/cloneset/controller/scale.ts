@@ -125,6 +125,22 @@ function createPods(run: CloneSetRun, count: number, oldCount: number): boolean 
   return ids.length > 0;
 }
 
+/**
+ * The claims a live pod mounts that do not exist: its PVC create failed while the pod's went
+ * through (they go out concurrently). The pod would stay Pending for good; OpenKruise leaves it so.
+ */
+function createMissingPvcs(run: CloneSetRun): boolean {
+  const existing = new Set(run.pvcs.map((c) => c.metadata.name));
+  let wrote = false;
+  for (const pod of run.pods) {
+    for (const claim of claimsFor(run.cs, idOf(pod)).filter((c) => !existing.has(c.metadata.name))) {
+      run.plan.writes.push({ op: 'create', object: asKubeObject(claim), reason: `CloneSet ${run.cs.metadata.name}: volume ${claim.metadata.name} of pod ${pod.metadata.name} is missing` });
+      wrote = true;
+    }
+  }
+  return wrote;
+}
+
 /** PVCs whose pod is gone, when they are not to be reused. */
 function cleanupPvcs(run: CloneSetRun): boolean {
   if (!run.cs.spec.scaleStrategy?.disablePVCReuse) return false;
@@ -166,6 +182,7 @@ export function planScale(run: CloneSetRun): boolean {
   const numToDelete = new Set([...specified, ...preDeleting]).size;
   if (managePreparingDelete(run, preDeleting, numToDelete)) return true;
   if (cleanupPvcs(run)) return true;
+  if (createMissingPvcs(run)) return true;
 
   const diffs = diffsOf(run, (p) => isUpdated(run, p) || (run.gates.PreparingUpdateAsUpdate && lifecycleState(p) === 'PreparingUpdate'));
   if (diffs.scaleUpNum > diffs.scaleUpLimit) {
