@@ -153,7 +153,11 @@ export class KubeHttp {
     return this.pathFor(apiVersion, kind, namespace, name).then((p) => this.request<T>('GET', p));
   }
 
-  /** LISTs every object of a kind (all namespaces unless given), following `continue` pages. */
+  /**
+   * LISTs every object of a kind (all namespaces unless given), following `continue` pages, each
+   * without `metadata.managedFields`: no reader needs them, they are often the larger part of a
+   * pod, and a PUT that leaves them out keeps the server's.
+   */
   async list<T extends KubeObject>(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number } = {}): Promise<{ items: T[]; resourceVersion: string }> {
     let path = await this.pathFor(apiVersion, kind, opts.namespace ?? '__all__');
     path = path.replace('/namespaces/__all__', '');
@@ -164,7 +168,7 @@ export class KubeHttp {
       const page = await this.request<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>('GET', path, {
         query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit ?? 500, continue: cont },
       });
-      for (const it of page.items) items.push({ apiVersion, kind, ...it });
+      for (const it of page.items) items.push({ apiVersion, kind, ...it, ...(it.metadata ? { metadata: withoutManagedFields(it.metadata) } : {}) });
       cont = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;
     } while (cont);
@@ -202,4 +206,10 @@ export class KubeHttp {
       body: { kind: 'DeleteOptions', apiVersion: 'v1', ...opts },
     });
   }
+}
+
+function withoutManagedFields<M extends object>(metadata: M): M {
+  if (!('managedFields' in metadata)) return metadata;
+  const { managedFields: _dropped, ...rest } = metadata as M & { managedFields?: unknown };
+  return rest as M;
 }

@@ -23,6 +23,8 @@ export type ApplyResult = {
   failed: { write: string; error: string }[];
   /** Steps not attempted because `shouldContinue` said stop. */
   stopped: number;
+  /** Slow-start writes not sent because an earlier batch of their group had a failure. */
+  skipped: number;
 };
 
 type Outcome = 'applied' | 'conflict';
@@ -142,11 +144,12 @@ async function pool<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): 
 
 export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions): Promise<ApplyResult> {
   const fieldManager = opts.fieldManager ?? opts.component;
-  const result: ApplyResult = { applied: 0, conflicts: 0, failed: [], stopped: 0 };
+  const result: ApplyResult = { applied: 0, conflicts: 0, failed: [], stopped: 0, skipped: 0 };
   const shouldContinue = opts.shouldContinue ? serialized(opts.shouldContinue) : async () => true;
   let stop = false;
-  const runSteps = async (group: Step[]) => {
-    for (const step of group) {
+  /** Steps in order; with `stopOnFailure`, a failure leaves the rest unsent (reported as failed). */
+  const runSteps = async (group: Step[], stopOnFailure = false) => {
+    for (const [i, step] of group.entries()) {
       if (stop || !(await shouldContinue())) {
         stop = true;
         result.stopped += 1;
@@ -159,15 +162,32 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
       } catch (e) {
         // Includes broken I/O (no response): recorded like any other failure, the run goes on.
         result.failed.push({ write: step.label, error: message(e) });
+        if (stopOnFailure) {
+          for (const rest of group.slice(i + 1)) result.failed.push({ write: rest.label, error: `not sent: ${step.label} failed before it` });
+          return;
+        }
       }
     }
   };
   // Writes first, then status, then events (each concurrently across objects, in plan order per
   // object): status describes what the writes did, events narrate it.
-  const writeGroups = groupByTarget(plan.writes, targetKey).map((g) => g.map((w): Step => ({ label: describeWrite(w), run: () => applyWrite(kube, w, fieldManager) })));
-  await pool(writeGroups, WRITE_CONCURRENCY, runSteps);
+  const writeStep = (w: Write): Step => ({ label: describeWrite(w), run: () => applyWrite(kube, w, fieldManager) });
+  const writeGroups = groupByTarget(plan.writes.filter((w) => !w.slowStart), targetKey).map((g) => g.map(writeStep));
+  await pool(writeGroups, WRITE_CONCURRENCY, (g) => runSteps(g));
+  for (const units of groupByTarget(plan.writes.filter((w) => w.slowStart), (w) => w.slowStart!.group)) {
+    const failed = () => result.failed.length;
+    const batches = groupByTarget(units, (w) => w.slowStart!.unit).map((u) => u.map(writeStep));
+    for (let start = 0, size = 1; start < batches.length; start += size, size *= 2) {
+      const before = failed();
+      await pool(batches.slice(start, start + size), WRITE_CONCURRENCY, (u) => runSteps(u, true));
+      if (failed() > before) {
+        result.skipped += batches.slice(start + size).flat().length;
+        break;
+      }
+    }
+  }
   const statusGroups = groupByTarget(plan.status, (s) => statusKey(s.target)).map((g) => g.map((s): Step => ({ label: describeStatus(s), run: (count) => applyStatus(kube, s, fieldManager, count) })));
-  await pool(statusGroups, WRITE_CONCURRENCY, runSteps);
+  await pool(statusGroups, WRITE_CONCURRENCY, (g) => runSteps(g));
   await runSteps(plan.events.map((e) => ({
     label: describeEvent(e),
     run: async (): Promise<Outcome> => ((await recordEvent(kube, e, { component: opts.component, now: opts.now() })) === 'dropped' ? 'conflict' : 'applied'),

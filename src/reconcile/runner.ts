@@ -150,6 +150,7 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
       log(`${reconciler.kind}: lost lease ${namespace}/${name}; ${result.stopped} planned writes left for the next run`);
       return { acted: true, plan, ...result };
     }
+    if (result.skipped) log(`${reconciler.kind}: ${result.skipped} slow-start writes not sent after a failure in their batch; the next run decides afresh`);
     const ledgerResult = await applyLedgerWrites(plan, opts.ledgers, (m) => log(`${reconciler.kind}: ${m}`));
     return { acted: true, plan, ...result, applied: result.applied + ledgerResult.applied, failed: [...result.failed, ...ledgerResult.failed] };
   };

@@ -24,11 +24,20 @@ export type ObjectRef = { apiVersion: string; kind: string; name: string; namesp
  * - patch: merge/json/strategic patch; a json patch may start with a `test` op as precondition.
  * - delete: with optional uid/resourceVersion preconditions; NotFound means already done.
  */
-export type Write =
-  | { op: 'create'; object: KubeObject; reason: string }
-  | { op: 'update'; object: KubeObject; reason: string }
-  | { op: 'patch'; target: ObjectRef; patch: unknown; patchType: 'merge' | 'json' | 'strategic'; reason: string }
-  | { op: 'delete'; target: ObjectRef; preconditions?: { uid?: string; resourceVersion?: string }; reason: string };
+export type Write = (
+  | { op: 'create'; object: KubeObject }
+  | { op: 'update'; object: KubeObject }
+  | { op: 'patch'; target: ObjectRef; patch: unknown; patchType: 'merge' | 'json' | 'strategic' }
+  | { op: 'delete'; target: ObjectRef; preconditions?: { uid?: string; resourceVersion?: string } }
+) & { reason: string; slowStart?: SlowStart };
+
+/**
+ * Writes sent in slow-start batches (OpenKruise's slowStartBatch): the units of one `group` go in
+ * batches of 1, 2, 4, … units; a unit's writes go in plan order and stop at its first failure;
+ * after a batch with a failed unit the rest of the group is not sent (a quota or admission error
+ * costs one call, not hundreds). E.g. a pod's PVCs then the pod, one unit per pod.
+ */
+export type SlowStart = { group: string; unit: string };
 
 /** A status update through the status subresource (merge patch of `status`). */
 export type StatusWrite = {

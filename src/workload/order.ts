@@ -264,3 +264,32 @@ export function sameNodeRanks(pods: readonly Pod[]): Map<Pod, number> {
   }
   return ranks;
 }
+
+/** The label `kubernetes.io/hostname`: one domain per node, where the same-node rank adds nothing. */
+const HOSTNAME_KEY = 'kubernetes.io/hostname';
+
+/**
+ * NewSpreadConstraintsRanker, for a template with topologySpreadConstraints: per topology key, the
+ * pods are grouped by their node's value of it and ordered within each domain (by the same-node
+ * rank too, unless the key is the hostname); a pod's rank sums `(domain size − position)` ×
+ * ln(domains + 2) over the keys, so scale-down takes pods from the fullest domains first. Pods on
+ * nodes not in `nodeLabels`, or without the key, get nothing for that key.
+ */
+export function spreadConstraintRanks(pods: readonly Pod[], topologyKeys: readonly string[], nodeLabels: ReadonlyMap<string, Readonly<Record<string, string>>>): Map<Pod, number> {
+  const ranks = new Map<Pod, number>();
+  const sameNode = sameNodeRanks(pods);
+  for (const key of topologyKeys) {
+    const domains = new Map<string, Pod[]>();
+    for (const pod of pods) {
+      const value = nodeLabels.get(pod.spec.nodeName ?? '')?.[key];
+      if (value !== undefined) domains.set(value, [...(domains.get(value) ?? []), pod]);
+    }
+    const weight = Math.log(domains.size + 2);
+    const options: RankOptions = key === HOSTNAME_KEY ? {} : { rank: (p) => sameNode.get(p) ?? 0 };
+    for (const group of domains.values()) {
+      const sorted = [...group].sort((x, y) => (scaleDownLess(x, y, options) ? -1 : scaleDownLess(y, x, options) ? 1 : 0));
+      sorted.forEach((pod, i) => ranks.set(pod, (ranks.get(pod) ?? 0) + (sorted.length - i) * weight));
+    }
+  }
+  return ranks;
+}

@@ -308,6 +308,45 @@ describe('volumeClaimTemplates (seed 001)', () => {
 });
 
 describe('scale-down order and the scale subresource', () => {
+  it('with topologySpreadConstraints, scale-in takes pods from the fullest zone, not just the youngest', async () => {
+    const ZONE = 'topology.kubernetes.io/zone';
+    const extra = `${env.ns}-node-c`;
+    await env.kubelet.addNodes([{ name: extra }]);
+    const nodes = ['css-node-a', 'css-node-b', extra];
+    const zoneOf: Record<string, string> = { [nodes[0]!]: 'z1', [nodes[1]!]: 'z1', [extra]: 'z2' };
+    for (const n of nodes) await env.kube.patch({ apiVersion: 'v1', kind: 'Node', metadata: { name: n } }, { metadata: { labels: { [ZONE]: zoneOf[n]! } } });
+    const nodeOf = (p: Pod) => (p.spec as { nodeName?: string }).nodeName ?? '';
+    try {
+      await withController(async () => {
+        const labels = { app: 'spread' };
+        const spread = (topologyKey: string, maxSkew: number, whenUnsatisfiable: string) => ({ maxSkew, topologyKey, whenUnsatisfiable, labelSelector: { matchLabels: labels } });
+        const base = seed('001-cloneset-basic.yaml', 'spread') as KubeObject & { spec: Record<string, unknown> };
+        await env.kube.create({ ...base, spec: { ...base.spec, replicas: 6, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: {
+          // Two pods per node (the scheduler enforces the hostname skew); the zone key is what scale-in ranks by.
+          topologySpreadConstraints: [spread('kubernetes.io/hostname', 1, 'DoNotSchedule'), spread(ZONE, 6, 'ScheduleAnyway')],
+          containers: [{ name: 'main', image: 'app:1' }],
+        } } } });
+        const first = await readyWith('spread', 6);
+        expect(first.map(nodeOf).sort()).toEqual([...nodes, ...nodes].sort());
+        // Make zone z2's pods the youngest (ready a second later): ranked by node and age alone,
+        // one of them would go first.
+        const since = Math.floor(Date.now() / 1000);
+        await eventually('the next second', async () => (Math.floor(Date.now() / 1000) > since ? true : undefined), 3_000, 20);
+        for (const p of first.filter((q) => nodeOf(q) === extra)) await env.kube.delete(p);
+        // Replacements available as the controller counts them (lifecycle Normal too), or scale-in
+        // would rightly take them first as unavailable.
+        const normal = (p: Pod) => p.metadata.labels['lifecycle.apps.kruise.io/state'] === 'Normal';
+        const before = await readyWith('spread', 6, (pods) => pods.every(normal) && pods.filter((p) => nodeOf(p) === extra && !first.some((q) => q.metadata.uid === p.metadata.uid)).length === 2);
+        await env.kube.patch({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: 'spread', namespace: env.ns } }, { spec: { replicas: 4 } });
+        const after = await readyWith('spread', 4);
+        const gone = before.filter((p) => !after.some((q) => q.metadata.uid === p.metadata.uid)).map(nodeOf).sort();
+        expect(gone).toEqual([nodes[0], nodes[1]].sort());
+      });
+    } finally {
+      await env.kubelet.removeNodes([extra]);
+    }
+  });
+
   it('scale-in deletes the pod with the lowest pod-deletion-cost first; `kubectl scale` (the scale subresource) drives replicas', async () => {
     await withController(async () => {
       const base = seed('001-cloneset-basic.yaml', 'cost') as KubeObject & { spec: Record<string, unknown> };

@@ -13,7 +13,7 @@ import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
-import { eventually } from './support/kube.js';
+import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
 
 const VKRUISE = 'vkruise.kruise-serverless.io';
 let env: EdgeEnv;
@@ -107,6 +107,47 @@ describe('the CloneSet controller (scale and status)', () => {
     const pods = await livePods('twice');
     expect(pods).toHaveLength(3);
     for (const p of pods) expect(p.metadata.name).toBe(`twice-${p.metadata.labels?.['apps.kruise.io/cloneset-instance-id']}`);
+  });
+
+  it('creates in slow-start batches: at a quota for 3 pods, 10 replicas send 1 + 2 + 4 pod creates, then 1 per run', async () => {
+    const kc = testKubeConfig();
+    const ns = await createNamespace(kc, 'cs-quota');
+    try {
+      // CPU for three pods of 100m. Quota admission reads quotas from its own cache: wait until a
+      // dry-run create of a 400m pod is refused, so the first run meets the quota.
+      await env.kube.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'three-pods', namespace: ns }, spec: { hard: { 'requests.cpu': '300m' } } });
+      const withCpu = (obj: KubeObject, cpu: string) => JSON.parse(JSON.stringify(obj).replace('"image":"app:1"', `"image":"app:1","resources":{"requests":{"cpu":"${cpu}"}}`)) as KubeObject;
+      const probe = withCpu({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', namespace: ns }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, '400m');
+      // (Until the quota controller writes its status, admission refuses every pod: wait for that first.)
+      await eventually('quota status', async () => ((await env.kube.get<KubeObject & { status?: { hard?: unknown } }>('v1', 'ResourceQuota', 'three-pods', ns)).status?.hard ? true : undefined));
+      await eventually('quota enforced', async () => ((await attempt(env.kube.create(probe, { dryRun: 'All' }))).includes('exceeded quota') ? true : undefined));
+      await env.kube.create(withCpu({ ...cloneSetOf('slow', 10), metadata: { name: 'slow', namespace: ns } }, '100m'));
+      let podCreates = 0;
+      const counting = new Proxy(env.kube, {
+        get(target, prop, receiver) {
+          if (prop === 'create') {
+            return (obj: KubeObject, ...rest: unknown[]) => {
+              if (obj.kind === 'Pod') podCreates++;
+              return (target.create as (...a: unknown[]) => Promise<unknown>).call(target, obj, ...rest);
+            };
+          }
+          const v = Reflect.get(target, prop, receiver) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+      const scope = { kind: 'objects' as const, objects: [{ namespace: ns, name: 'slow' }] };
+      const lines: string[] = [];
+      const first = await runReconciler(counting, cloneSetReconciler, { scope, identity: 'cs-slow', log: (m) => lines.push(m) });
+      expect(podCreates).toBe(7);
+      expect(first.failed.filter((f) => f.write.startsWith('create Pod'))).toHaveLength(4);
+      expect(lines.join('\n')).toMatch(/3 slow-start writes not sent after a failure/);
+      expect((await env.kube.list('v1', 'Pod', { namespace: ns })).items).toHaveLength(3);
+      podCreates = 0;
+      await runReconciler(counting, cloneSetReconciler, { scope, identity: 'cs-slow' });
+      expect(podCreates).toBe(1);
+    } finally {
+      await deleteNamespace(kc, ns);
+    }
   });
 
   it('through the Node loop: scales out and in, replaces a pod named in podsToDelete, and reports status', async () => {

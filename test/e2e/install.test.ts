@@ -18,7 +18,7 @@ import { entryNames, MUTATING_CONFIG, OPT_OUT_LABEL, RECONCILER_NAME, renderClus
 import { readCrdManifests } from '../../src/kube/crd-manifests.js';
 import { isNotFound } from '../../src/kube/errors.js';
 import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
-import { webhookEndpoints } from '../../src/registry.js';
+import { webhookEndpoints, withoutPodStatusObserver } from '../../src/registry.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { kubectl, testKube } from './support/kube.js';
 
@@ -203,7 +203,7 @@ describe('applyClusterSide', () => {
 
 describe('the kruise-serverless CLI', () => {
   // Whatever the registry serves today: all Ignore and opted in to a label nothing carries.
-  const safety = () => webhookEndpoints().flatMap((e) => ['--failure-policy', `${e.path}=Ignore`, '--namespace-selector', `${e.path}=ks-install-e2e=opt-in`]);
+  const safety = (endpoints = webhookEndpoints()) => endpoints.flatMap((e) => ['--failure-policy', `${e.path}=Ignore`, '--namespace-selector', `${e.path}=ks-install-e2e=opt-in`]);
 
   it.each<[string, string[], Record<string, string>, number, RegExp]>([
     ['no command', [], {}, 2, /missing command/],
@@ -238,7 +238,7 @@ describe('the kruise-serverless CLI', () => {
   });
 
   it('--node-loop leaves out the pods/status observer (the Node loop watches pods itself), and only it', async () => {
-    const r = await cli(['install', '--base-url', baseUrl, '--cluster-id', CLUSTER, '--namespace', NS, '--node-loop', ...safety()], { KS_WEBHOOK_SECRET: SECRET });
+    const r = await cli(['install', '--base-url', baseUrl, '--cluster-id', CLUSTER, '--namespace', NS, '--node-loop', ...safety(withoutPodStatusObserver(webhookEndpoints()))], { KS_WEBHOOK_SECRET: SECRET });
     expect(r.code, r.stderr).toBe(0);
     const hooks = parseAllDocuments(r.stdout).map((d) => d.toJS() as KubeObject).flatMap((d) => (d.webhooks ?? []) as WebhookEntry[]);
     const observer = webhookEndpoints().filter((e) => e.observesWorkloadPods).flatMap(entryNames);

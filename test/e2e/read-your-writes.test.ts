@@ -77,9 +77,12 @@ describe('SidecarSet', () => {
 describe('PodUnavailableBudget', () => {
   it('a PUB, then a pod it selects, then that pod deleted, all at once: stamped with the PUB (an unready pod may go)', async () => {
     await env.createPub('ryw-pub', { selector: { matchLabels: { app: 'ryw-pub' } }, maxUnavailable: 1 });
-    const pod = await env.createPod('ryw-pub-0', { app: 'ryw-pub' });
+    // Pinned to no node, so it is certainly not ready when deleted (the fake kubelet could
+    // otherwise make it Ready first on a busy machine).
+    const pod = (await env.kube.create<KubeObject>({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ryw-pub-0', namespace: env.ns, labels: { app: 'ryw-pub' } },
+      spec: { automountServiceAccountToken: false, nodeSelector: { 'ryw.example.com/no-such-node': 'x' }, containers: [{ name: 'main', image: 'app:1' }] } })) as Pod;
     expect(pod.metadata.annotations?.['kruise.io/related-pub']).toBe('ryw-pub');
-    // Not ready yet, so not available: OpenKruise lets it go without spending the budget.
+    // Not ready, so not available: OpenKruise lets it go without spending the budget.
     expect(await deletePod(env.kube, env.ns, 'ryw-pub-0')).toEqual({ code: 200, message: '' });
   });
 

@@ -20,7 +20,15 @@ export type CloneSetObserved = {
   pvcsByOwner?: Map<string, Pvc[]>;
   revisions: ControllerRevision[];
   budgets?: PodUnavailableBudget[];
+  /** Node labels by node name: read only when a CloneSet's template has topologySpreadConstraints (its scale-in ranker needs them). */
+  nodeLabels?: Map<string, Record<string, string>>;
 };
+
+/** The topology keys of the template's topologySpreadConstraints (GetPodSpreadConstraint). */
+export function spreadTopologyKeys(cs: CloneSet): string[] {
+  const constraints = (cs.spec.template?.spec as { topologySpreadConstraints?: { topologyKey?: string }[] } | undefined)?.topologySpreadConstraints ?? [];
+  return constraints.map((c) => c.topologyKey ?? '').filter(Boolean);
+}
 
 const inScope = (scope: Scope, cs: CloneSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === cs.metadata.name && (o.namespace ?? '') === cs.metadata.namespace);
@@ -42,11 +50,13 @@ export async function observeCloneSets(kube: KubeReader, scope: Scope): Promise<
   const namespaces = [...new Set(cloneSets.map((cs) => cs.metadata.namespace))];
   // One namespace: LIST there; several: one LIST across the cluster.
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
-  const [pods, pvcs, revisions, budgets] = await Promise.all([
+  const spread = cloneSets.some((cs) => spreadTopologyKeys(cs).length > 0);
+  const [pods, pvcs, revisions, budgets, nodes] = await Promise.all([
     kube.list<KubeObject>('v1', 'Pod', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
     kube.list<KubeObject>('v1', 'PersistentVolumeClaim', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
     kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
     listDisruptionBudgets(kube, namespace.namespace),
+    spread ? kube.list<KubeObject>('v1', 'Node') : undefined,
   ]);
   return {
     cloneSets,
@@ -54,5 +64,6 @@ export async function observeCloneSets(kube: KubeReader, scope: Scope): Promise<
     pvcsByOwner: byController(pvcs.items as unknown as Pvc[]),
     revisions: revisions.items as unknown as ControllerRevision[],
     budgets,
+    ...(nodes ? { nodeLabels: new Map(nodes.items.map((n) => [n.metadata?.name ?? '', (n.metadata as { labels?: Record<string, string> }).labels ?? {}])) } : {}),
   };
 }

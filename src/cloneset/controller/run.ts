@@ -27,6 +27,8 @@ export type CloneSetRun = {
   now: Date;
   gates: FeatureGates;
   budget: DisruptionBudget;
+  /** Node labels by name, when the template has topologySpreadConstraints. */
+  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
   plan: Plan;
   /** Readiness writes refresh held back for pods that may be starting an in-place update. */
   deferredReady: Map<string, StatusWrite>;

@@ -10,7 +10,7 @@
 // deletes its PVCs; PVCs left without any pod are deleted once no pod is to be created. Returns
 // whether the step wrote anything (then updating waits). Pure.
 import { lifecycleMarksPodNotReady, isPodHooked, lifecycleState, withLifecycleState } from '../../workload/lifecycle.js';
-import { scaleDownLess, sameNodeRanks } from '../../workload/order.js';
+import { scaleDownLess, sameNodeRanks, spreadConstraintRanks } from '../../workload/order.js';
 import { addNotReadyKey, PRE_DELETE_HOOK_KEY } from '../../workload/pod-readiness.js';
 import { statusWrite } from '../../workload/pod-conditions.js';
 import type { Pod } from '../../workload/pods.js';
@@ -18,7 +18,7 @@ import { INSTANCE_ID_LABEL, shortHash } from '../types.js';
 import { expectationDiffs, type ExpectationDiffs } from './diffs.js';
 import { newInstanceIds } from './instance-id.js';
 import { asKubeObject, claimsFor, newPod, type Template } from './new-pod.js';
-import type { Pvc } from './observe.js';
+import { spreadTopologyKeys, type Pvc } from './observe.js';
 import { event, isAvailable, isReady, isSpecifiedDelete, isUpdated, lifecycleOf, podRef, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { templateOfRevision } from './templates.js';
 
@@ -116,10 +116,13 @@ function createPods(run: CloneSetRun, count: number, oldCount: number): boolean 
     const atCurrent = i < oldCount && current !== undefined;
     const revision = atCurrent ? run.currentRevision : run.updateRevision;
     const pod = newPod(cs, id, { label: revisionLabel(run, revision), hash: shortHash(revision), template: atCurrent ? current : update }, run.now);
+    // Slow start, as OpenKruise creates: batches of 1, 2, 4, … pods, each after its PVCs; a
+    // failure (a quota, an admission webhook) stops the rest until the next run.
+    const slowStart = { group: 'create-pods', unit: id };
     for (const claim of claimsFor(cs, id).filter((c) => !existing.has(c.metadata.name))) {
-      run.plan.writes.push({ op: 'create', object: asKubeObject(claim), reason: `CloneSet ${cs.metadata.name}: volume ${claim.metadata.name} of pod ${pod.metadata.name}` });
+      run.plan.writes.push({ op: 'create', object: asKubeObject(claim), slowStart, reason: `CloneSet ${cs.metadata.name}: volume ${claim.metadata.name} of pod ${pod.metadata.name}` });
     }
-    run.plan.writes.push({ op: 'create', object: asKubeObject(pod), reason: `CloneSet ${cs.metadata.name}: scale out to ${cs.spec.replicas ?? 1} (revision ${revision})` });
+    run.plan.writes.push({ op: 'create', object: asKubeObject(pod), slowStart, reason: `CloneSet ${cs.metadata.name}: scale out to ${cs.spec.replicas ?? 1} (revision ${revision})` });
     event(run, 'Normal', 'SuccessfulCreate', `succeed to create pod ${pod.metadata.name}`);
   });
   return ids.length > 0;
@@ -162,9 +165,11 @@ function deleteLeftoverPvcs(run: CloneSetRun): boolean {
 }
 
 function choosePodsToDelete(run: CloneSetRun, total: number, oldFirst: number): Pod[] {
-  const ranks = sameNodeRanks(run.pods);
+  const keys = spreadTopologyKeys(run.cs);
   const choose = (pods: Pod[], n: number): Pod[] => {
     if (n >= pods.length) return pods;
+    // Ranked among the pods to choose from, as OpenKruise ranks them.
+    const ranks = keys.length ? spreadConstraintRanks(pods, keys, run.nodeLabels ?? new Map()) : sameNodeRanks(pods);
     const less = (a: Pod, b: Pod) => scaleDownLess(a, b, { rank: (p) => ranks.get(p) ?? 0, available: (p) => isAvailable(run, p) });
     return [...pods].sort((a, b) => (less(a, b) ? -1 : less(b, a) ? 1 : 0)).slice(0, n);
   };
