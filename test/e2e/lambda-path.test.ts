@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parse } from 'yaml';
 import { makeLambdaHandler } from '../../functions/lambda/index.js';
 import { sha256Hex } from '../../src/edge-state/auth.js';
 import { deletionProtectionFeature } from '../../src/deletion-protection/index.js';
@@ -211,6 +212,108 @@ describe('CloneSet pod status', () => {
       for (const p of pods) env.kubelet.setReady(env.ns, p, true);
     }
     await csReady(3);
+  });
+});
+
+describe('CloneSet strategies', () => {
+  // Everything below runs only through the Lambda handler: the CloneSet change's ObjectChanged
+  // event, its pods' status events, and the SQS wake-ups its runs ask for.
+  type CsPod = Pod & { metadata: { labels: Record<string, string> } };
+  const STATE = 'lifecycle.apps.kruise.io/state';
+  const seed = (file: string, name: string, spec: Record<string, unknown> = {}): KubeObject => {
+    const obj = parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'seeds', file), 'utf8')) as KubeObject & { spec: Record<string, unknown> };
+    return { ...obj, metadata: { ...obj.metadata, name, namespace: env.ns }, spec: { ...obj.spec, ...spec } };
+  };
+  const podsOf = async (app: string) => (await env.kube.list<CsPod>('v1', 'Pod', { namespace: env.ns, labelSelector: `app=${app}` })).items;
+  const image = (p: Pod) => p.spec?.containers[0]?.image;
+  const nginx = (tag: string) => ({ spec: { template: { spec: { containers: [{ name: 'nginx', image: `nginx:${tag}` }] } } } });
+  type CsStatus = { replicas?: number; readyReplicas?: number; updatedReplicas?: number; updatedReadyReplicas?: number; updateRevision?: string; currentRevision?: string };
+  const csStatus = async (name: string) => (await env.kube.get<KubeObject & { status?: CsStatus }>('apps.kruise.io/v1alpha1', 'CloneSet', name, env.ns)).status;
+
+  /** Exactly `n` pods, none terminating, all Ready, passing `check`; on timeout the pods' state in the error. */
+  async function readyPods(app: string, n: number, check: (pods: CsPod[]) => boolean = () => true): Promise<CsPod[]> {
+    try {
+      return await eventually(`${app}: ${n} ready pods`, async () => {
+        const pods = await podsOf(app);
+        return pods.length === n && pods.every((p) => !p.metadata.deletionTimestamp && isReady(p)) && check(pods) ? pods : undefined;
+      }, 60_000, 50);
+    } catch (e) {
+      const line = (p: CsPod) => `${p.metadata.name} ${p.metadata.labels['controller-revision-hash']} ${p.metadata.labels[STATE] ?? ''} ${p.metadata.deletionTimestamp ? 'terminating' : ''} ${image(p)} ${(p.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).join(',')}`;
+      throw new Error(`${(e as Error).message}\n${(await podsOf(app)).map(line).join('\n')}`);
+    }
+  }
+
+  /** Samples the pods until stopped: the most alive and the fewest ready at once. */
+  function sampler(app: string) {
+    const seen = { maxLive: 0, minReady: Infinity };
+    let on = true;
+    const done = (async () => {
+      while (on) {
+        const pods = (await podsOf(app)).filter((p) => !p.metadata.deletionTimestamp);
+        seen.maxLive = Math.max(seen.maxLive, pods.length);
+        seen.minReady = Math.min(seen.minReady, pods.filter(isReady).length);
+      }
+    })();
+    return { stop: async () => { on = false; await done; return seen; } };
+  }
+
+  it('seed 001 (5 replicas, maxSurge 20%, maxUnavailable 0, partition 3): one surge pod, 3 old + 2 new, never fewer than 5 ready; partition 0 then finishes', async () => {
+    const NAME = 'lp-surge';
+    const APP = 'sample-maxsurge-partition';
+    const obj = await env.kube.create(seed('001-cloneset-maxsurge-partition.yaml', NAME));
+    const before = await readyPods(APP, 5);
+    const s = sampler(APP);
+    await env.kube.patch(obj, nginx('1.25'));
+    const partial = await readyPods(APP, 5, (pods) => pods.filter((p) => image(p) === 'nginx:1.25').length === 2);
+    const seen = await s.stop();
+    expect(seen.maxLive).toBe(6);
+    expect(seen.minReady).toBeGreaterThanOrEqual(5);
+    expect(partial.filter((p) => image(p) === 'nginx:alpine')).toHaveLength(3);
+    // One of the two new-revision pods is an original pod updated in place.
+    const originals = new Set(before.map((p) => p.metadata.uid));
+    expect(partial.filter((p) => image(p) === 'nginx:1.25' && originals.has(p.metadata.uid))).toHaveLength(1);
+    const status = await eventually('status: 2 of 5 updated', async () => {
+      const st = await csStatus(NAME);
+      return st?.updatedReplicas === 2 && st.replicas === 5 && st.readyReplicas === 5 ? st : undefined;
+    }, 20_000, 50);
+    expect(status.currentRevision).not.toBe(status.updateRevision);
+
+    const s2 = sampler(APP);
+    await env.kube.patch(obj, { spec: { updateStrategy: { partition: 0 } } });
+    await readyPods(APP, 5, (pods) => pods.every((p) => image(p) === 'nginx:1.25'));
+    const seen2 = await s2.stop();
+    expect(seen2.maxLive).toBe(6);
+    expect(seen2.minReady).toBeGreaterThanOrEqual(5);
+    await eventually('current = update revision', async () => {
+      const st = await csStatus(NAME);
+      return st?.currentRevision === st?.updateRevision && st?.updatedReadyReplicas === 5 ? true : undefined;
+    }, 20_000, 50);
+    expect(runsOf('CloneSet', NAME).filter((r) => r.error || r.failed > 0)).toEqual([]);
+  });
+
+  it('seed 000 inPlaceUpdate labelsHandler: PreparingUpdate until the label goes, updated in place to Updated, Normal once the label is back', async () => {
+    const NAME = 'lp-hooked';
+    const APP = 'sample-lifecycle-labels';
+    const HOOK = 'example.io/block-unready';
+    const obj = await env.kube.create(seed('000-cloneset-lifecycle-labels.yaml', NAME, { replicas: 1, updateStrategy: { type: 'InPlaceIfPossible' } }));
+    const [pod] = await readyPods(APP, 1, (pods) => pods[0]!.metadata.labels[STATE] === 'Normal');
+    const current = async () => (await podsOf(APP))[0]!;
+    const inState = (state: string, extra: (p: CsPod) => boolean = () => true) =>
+      eventually(`${NAME}'s pod ${state}`, async () => {
+        const p = await current();
+        return p.metadata.labels[STATE] === state && extra(p) ? p : undefined;
+      }, 20_000, 20);
+    // The user's controller holds the pod, and the user changes the image.
+    await env.kube.patch(pod!, { metadata: { labels: { [HOOK]: 'true' } } });
+    await env.kube.patch(obj, nginx('1.25'));
+    expect(image(await inState('PreparingUpdate'))).toBe('nginx:alpine');
+    // It lets the update go by removing its label…
+    await env.kube.patch(await current(), { metadata: { labels: { [HOOK]: null } } });
+    const updated = await inState('Updated', (p) => image(p) === 'nginx:1.25' && isReady(p));
+    expect(updated.metadata.uid).toBe(pod!.metadata.uid);
+    // …and takes the pod back by putting it on again.
+    await env.kube.patch(updated, { metadata: { labels: { [HOOK]: 'true' } } });
+    await inState('Normal');
   });
 });
 
