@@ -14,7 +14,6 @@ import { workloadSpreadFeature } from '../../src/workloadspread/index.js';
 import { reconcilers } from '../../src/reconcile/all.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
-import type { RunReport } from '../../src/reconcile/types.js';
 import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { isReady, startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
@@ -69,35 +68,43 @@ const mainImage = (image: string) => ({ spec: { template: { spec: { containers: 
 
 /**
  * The production reconcilers of `kinds` on the Node loop (watch-driven, no timed resync), with
- * the edge's ledgers, while `body` runs; every run's report is collected. Only the kinds a test
- * needs: the others would act on what earlier test files left in the shared control plane.
+ * the edge's ledgers, while `body` runs. Only the kinds a test needs: the others would act on
+ * what earlier test files left in the shared control plane.
  */
-async function withControllers<T>(kinds: readonly string[], body: (reports: RunReport[]) => Promise<T>): Promise<T> {
+async function withControllers<T>(kinds: readonly string[], body: () => Promise<T>): Promise<T> {
   const stop = new AbortController();
   const ledgers = remoteLedgers(env.edge);
-  const reports: RunReport[] = [];
   const loop = runLoop({
     kube: env.kube, reconcilers: reconcilers().filter((r) => kinds.includes(r.kind)), watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
     run: (r, scope) => runReconciler(env.kube, r, { scope, identity: `csi-${r.kind}`, ledgers }),
-    onReport: (r) => void reports.push(r),
   });
   try {
-    return await body(reports);
+    return await body();
   } finally {
     stop.abort();
     await loop;
   }
 }
 
-/** Samples an app's pods until stopped: every pod uid seen, and the most live pods at once passing `count`. */
+/** One line per pod: its revision, lifecycle state, node, containers (spec/running image) and conditions. */
+const describePod = (p: Pod) =>
+  `${p.metadata.name} ${p.metadata.labels?.['controller-revision-hash'] ?? ''} ${p.metadata.labels?.[STATE] ?? ''} ${p.metadata.deletionTimestamp ? 'terminating' : ''} ${p.spec?.nodeName ?? 'unscheduled'} ${(p.spec?.containers ?? []).map((c) => `${c.name}=${c.image}/${running(p, c.name)?.image ?? '-'}`).join(',')} ${(p.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).join(',')} cost=${p.metadata.annotations?.[COST] ?? ''}`;
+
+/**
+ * Samples an app's pods until stopped: every pod uid seen, and the most live pods at once passing
+ * `count`, with that sample (and when it was taken) for the failure message.
+ */
 function sampler(app: string, count: (p: Pod) => boolean) {
-  const seen = { most: 0, uids: new Set<string>(), samples: 0 };
+  const started = Date.now();
+  const seen = { most: 0, uids: new Set<string>(), samples: 0, worst: '' };
   let on = true;
   const done = (async () => {
     while (on) {
       const pods = live(await podsOf(app));
       for (const p of pods) seen.uids.add(uid(p));
-      seen.most = Math.max(seen.most, pods.filter(count).length);
+      const counted = pods.filter(count);
+      if (counted.length > seen.most) seen.worst = `at +${Date.now() - started} ms:\n${counted.map(describePod).join('\n')}`;
+      seen.most = Math.max(seen.most, counted.length);
       seen.samples++;
     }
   })();
@@ -109,8 +116,7 @@ async function eventuallyPods<T>(app: string, what: string, probe: (pods: Pod[])
   try {
     return await eventually(what, async () => probe(await podsOf(app)), timeoutMs, 50);
   } catch (e) {
-    const line = (p: Pod) => `${p.metadata.name} ${p.metadata.labels?.['controller-revision-hash'] ?? ''} ${p.metadata.labels?.[STATE] ?? ''} ${p.metadata.deletionTimestamp ? 'terminating' : ''} ${p.spec?.nodeName ?? 'unscheduled'} ${(p.spec?.containers ?? []).map((c) => `${c.name}=${c.image}/${running(p, c.name)?.image ?? '-'}`).join(',')} ${(p.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).join(',')} cost=${p.metadata.annotations?.[COST] ?? ''}`;
-    throw new Error(`${(e as Error).message}\n${(await podsOf(app)).map(line).join('\n')}`);
+    throw new Error(`${(e as Error).message}\n${(await podsOf(app)).map(describePod).join('\n')}`);
   }
 }
 
@@ -129,7 +135,7 @@ const rolledOut = (name: string, n: number) =>
 describe('a PodUnavailableBudget and a CloneSet’s in-place updates', () => {
   it('maxUnavailable 3 of 4 pods, the PUB allows 1: the image rolls in place one pod at a time, and the rollout completes', async () => {
     const APP = 'guarded';
-    await withControllers(['PodUnavailableBudget', 'CloneSet'], async (reports) => {
+    await withControllers(['PodUnavailableBudget', 'CloneSet'], async () => {
       await env.createPub(APP, { selector: { matchLabels: { app: APP } }, maxUnavailable: 1 });
       const cs = await env.kube.create(cloneSet(APP, 4, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 3 } }));
       const before = await settled(APP, 4);
@@ -143,8 +149,10 @@ describe('a PodUnavailableBudget and a CloneSet’s in-place updates', () => {
         await env.kube.patch(cs, mainImage('app:2'));
         const after = await settled(APP, 4, (pods) => pods.every((p) => container(p, 'main')?.image === 'app:2'));
         const seen = await s.stop();
-        // maxUnavailable 3 would take three at once; the budget allows one, and one was taken.
-        expect(seen.most).toBe(1);
+        // maxUnavailable 3 would take three at once; the budget allows one, and one was taken. The
+        // controller's own check is what holds it: an in-place update makes the pod unready (a
+        // status write) before its image changes, and the webhook lets an unready pod change.
+        expect(seen.most, seen.worst).toBe(1);
         // In place: the same four pods throughout.
         expect(seen.uids).toEqual(new Set(before.map(uid)));
         expect(new Set(after.map(uid))).toEqual(new Set(before.map(uid)));
@@ -157,9 +165,6 @@ describe('a PodUnavailableBudget and a CloneSet’s in-place updates', () => {
         const st = await env.pubStatus(APP);
         return st?.currentAvailable === 4 && st.unavailableAllowed === 1 ? st : undefined;
       }, 20_000, 50);
-      // What the webhook refused (the controller asked a budget older than the edge's ledger).
-      const refused = reports.filter((r) => r.reconciler === 'CloneSet').flatMap((r) => r.failed);
-      console.log(`PUB-guarded in-place rollout: ${refused.length} pod writes refused by the webhook`);
     });
   });
 });
