@@ -120,9 +120,13 @@ async function eventuallyPods<T>(app: string, what: string, probe: (pods: Pod[])
   }
 }
 
-/** Exactly `n` pods, none terminating, all Ready and running their spec, passing `check`. */
+/**
+ * Exactly `n` pods, none terminating, all Ready, running their spec and in lifecycle state Normal
+ * (until then a CloneSet counts a Ready pod unavailable, and scale-in takes it first), passing `check`.
+ */
 const settled = (app: string, n: number, check: (pods: Pod[]) => boolean = () => true) =>
-  eventuallyPods(app, `${app}: ${n} ready pods`, (pods) => (pods.length === n && pods.every((p) => !p.metadata.deletionTimestamp && !unavailable(p)) && check(pods) ? pods : undefined));
+  eventuallyPods(app, `${app}: ${n} ready pods`, (pods) =>
+    (pods.length === n && pods.every((p) => !p.metadata.deletionTimestamp && !unavailable(p) && p.metadata.labels?.[STATE] === 'Normal') && check(pods) ? pods : undefined));
 
 /** The CloneSet's status once it shows `n` replicas all updated and ready at one revision. */
 const rolledOut = (name: string, n: number) =>
@@ -208,7 +212,7 @@ describe('a WorkloadSpread over a CloneSet', () => {
       // Scale-in by 2: by age the newcomer would go; the costs send both zone-b pods.
       await env.kube.patch(cs, { spec: { replicas: 2 } });
       const kept = await settled(APP, 2);
-      expect(split(kept)).toEqual({ 'zone-a': 2 });
+      expect(split(kept), `before:\n${replaced.map(describePod).join('\n')}`).toEqual({ 'zone-a': 2 });
       expect(kept.map(uid)).toContain(uid(newcomer));
 
       // Out again: zone-a is full, so the new pod goes to zone-b.
