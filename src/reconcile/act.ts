@@ -2,7 +2,7 @@
 // retried — the next run observes and decides afresh — and never stops the other writes; only
 // `shouldContinue` (e.g. "do we still hold the lease?") does. Nothing here throws for API errors.
 import type { KubeHttp, KubeObject } from '../kube/http.js';
-import { KubeApiError, isAlreadyExists, isConflict, isNotFound } from '../kube/errors.js';
+import { KubeApiError, isAlreadyExists, isConflict, isNamespaceTerminating, isNotFound } from '../kube/errors.js';
 import { recordEvent } from './events.js';
 import { describeEvent, describeStatus, describeWrite } from './plan-format.js';
 import type { ObjectRef, Plan, StatusWrite, Write } from './types.js';
@@ -57,7 +57,8 @@ async function outcome(call: Promise<unknown>, isPrecondition: (e: unknown) => b
     return 'applied';
   } catch (e) {
     if (isDone(e)) return 'applied';
-    if (isPrecondition(e)) return 'conflict';
+    // Like a failed precondition: the namespace and all in it are going; the next run sees that.
+    if (isPrecondition(e) || isNamespaceTerminating(e)) return 'conflict';
     throw e;
   }
 }

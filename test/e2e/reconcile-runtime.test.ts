@@ -352,6 +352,20 @@ describe('applyPlan', () => {
     expect(result.failed).toEqual([{ write: `patch (merge) ConfigMap ${ns}/never-was-${RUN}`, error: expect.stringMatching(/404/) }]);
   });
 
+  it('a write into a namespace being deleted is moot: counted as a conflict, not a failure', async () => {
+    const doomed = await createNamespace(kc, 'rt-doomed');
+    // A finalizer keeps the namespace Terminating while the test writes into it.
+    const held = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: doomed, finalizers: ['kruise-serverless.io/e2e-hold'] } };
+    await kube.create(held);
+    await kube.delete({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: doomed } });
+    try {
+      const result = await act({ writes: [{ op: 'create', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late', namespace: doomed } }, reason: 'test' }] });
+      expect(result).toMatchObject({ applied: 0, conflicts: 1, failed: [] });
+    } finally {
+      await kube.patch(held, { metadata: { finalizers: null } }).catch(() => undefined);
+    }
+  });
+
   it('starts no write once shouldContinue says stop (writes already admitted may finish)', async () => {
     let asked = 0;
     const writes = Array.from({ length: 20 }, (_, i) => ({ op: 'create' as const, object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `stop-${i}`, namespace: ns } }, reason: 'test' }));
