@@ -5,7 +5,7 @@ import type { KubeHttp, KubeObject } from '../kube/http.js';
 import { KubeApiError, isAlreadyExists, isConflict, isNamespaceTerminating, isNotFound } from '../kube/errors.js';
 import { recordEvent } from './events.js';
 import { describeEvent, describeStatus, describeWrite } from './plan-format.js';
-import type { ObjectRef, Plan, StatusWrite, Write } from './types.js';
+import type { EventNote, ObjectRef, Plan, StatusWrite, Write } from './types.js';
 
 export type ApplyOptions = {
   /** Defaults to `component`. */
@@ -172,7 +172,16 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
   };
   // Writes first, then status, then events (each concurrently across objects, in plan order per
   // object): status describes what the writes did, events narrate it.
-  const writeStep = (w: Write): Step => ({ label: describeWrite(w), run: () => applyWrite(kube, w, fieldManager) });
+  // Events that narrate writes, by the write's place in the plan: only those applied are told.
+  const narrated: (EventNote | undefined)[] = [];
+  const writeStep = (w: Write): Step => ({
+    label: describeWrite(w),
+    run: async () => {
+      const o = await applyWrite(kube, w, fieldManager);
+      if (o === 'applied' && w.event) narrated[plan.writes.indexOf(w)] = w.event;
+      return o;
+    },
+  });
   const writeGroups = groupByTarget(plan.writes.filter((w) => !w.slowStart), targetKey).map((g) => g.map(writeStep));
   await pool(writeGroups, WRITE_CONCURRENCY, (g) => runSteps(g));
   for (const units of groupByTarget(plan.writes.filter((w) => w.slowStart), (w) => w.slowStart!.group)) {
@@ -189,7 +198,8 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
   }
   const statusGroups = groupByTarget(plan.status, (s) => statusKey(s.target)).map((g) => g.map((s): Step => ({ label: describeStatus(s), run: (count) => applyStatus(kube, s, fieldManager, count) })));
   await pool(statusGroups, WRITE_CONCURRENCY, (g) => runSteps(g));
-  await runSteps(plan.events.map((e) => ({
+  const events = [...narrated.filter((e): e is EventNote => e !== undefined), ...plan.events];
+  await runSteps(events.map((e) => ({
     label: describeEvent(e),
     run: async (): Promise<Outcome> => ((await recordEvent(kube, e, { component: opts.component, now: opts.now() })) === 'dropped' ? 'conflict' : 'applied'),
   })));

@@ -23,6 +23,8 @@ describe('formatPlan', () => {
       'status ResourceDistribution sample {desired, succeeded} — counts changed'],
     ['a status write with metadata and a chained update', plan({ status: [{ target: cm, status: { conditions: [] }, metadata: { labels: { a: 'b' } }, then: { op: 'update', object: cmObject, reason: 'images next' }, reason: 'not ready first' }] }),
       'status ConfigMap ns-1/game-demo {conditions} with metadata {labels} — not ready first\nthen update ConfigMap ns-1/game-demo — images next'],
+    ['an Event that narrates a write, told once it is applied', plan({ writes: [{ op: 'create', object: cmObject, reason: 'r', event: { regarding: cm, type: 'Normal', reason: 'Created', message: 'made it' } }] }),
+      'create ConfigMap ns-1/game-demo — r\nevent Normal Created on ConfigMap ns-1/game-demo: made it (once create ConfigMap ns-1/game-demo is applied)'],
     ['event', plan({ events: [{ regarding: rd, type: 'Warning', reason: 'ConflictOccurred', message: 'ns-1 has its own game-demo' }] }),
       'event Warning ConflictOccurred on ResourceDistribution sample: ns-1 has its own game-demo'],
     ['ledger write', plan({ ledgers: [{ ref: { kind: 'PodUnavailableBudget', namespace: 'ns-1', name: 'pub' }, op: 'resync', request: {}, reason: 'allowance changed' }] }),

@@ -44,6 +44,7 @@ export function formatPlan(plan: Plan): string {
       `${describeStatus(s)} {${Object.keys(s.status).sort().join(', ')}}${s.metadata ? ` with metadata {${Object.keys(s.metadata).sort().join(', ')}}` : ''} — ${s.reason}`,
       ...(s.then ? [`then ${describeWrite(s.then)} — ${s.then.reason}`] : []),
     ]),
+    ...plan.writes.flatMap((w) => (w.event ? [`${describeEvent(w.event)}: ${w.event.message} (once ${describeWrite(w)} is applied)`] : [])),
     ...plan.events.map((e) => `${describeEvent(e)}: ${e.message}`),
     ...(plan.ledgers ?? []).map((l) => `${describeLedgerWrite(l)} — ${l.reason}`),
   ];

@@ -29,7 +29,12 @@ export type Write = (
   | { op: 'update'; object: KubeObject }
   | { op: 'patch'; target: ObjectRef; patch: unknown; patchType: 'merge' | 'json' | 'strategic' }
   | { op: 'delete'; target: ObjectRef; preconditions?: { uid?: string; resourceVersion?: string } }
-) & { reason: string; slowStart?: SlowStart };
+) & {
+  reason: string;
+  slowStart?: SlowStart;
+  /** The Event that narrates this write: recorded with the plan's Events, only if the write is applied. */
+  event?: EventNote;
+};
 
 /**
  * Writes sent in slow-start batches (OpenKruise's slowStartBatch): the units of one `group` go in

@@ -142,6 +142,8 @@ describe('the CloneSet controller (scale and status)', () => {
       expect(first.failed.filter((f) => f.write.startsWith('create Pod'))).toHaveLength(4);
       expect(lines.join('\n')).toMatch(/3 slow-start writes not sent after a failure/);
       expect((await env.kube.list('v1', 'Pod', { namespace: ns })).items).toHaveLength(3);
+      // SuccessfulCreate is told for the 3 pods created, not for the refused or unsent ones.
+      expect((await env.kube.list('v1', 'Event', { namespace: ns, fieldSelector: 'reason=SuccessfulCreate' })).items).toHaveLength(3);
       podCreates = 0;
       await runReconciler(counting, cloneSetReconciler, { scope, identity: 'cs-slow' });
       expect(podCreates).toBe(1);

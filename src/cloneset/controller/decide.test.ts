@@ -42,7 +42,9 @@ describe('decideCloneSets', () => {
       expect(p.spec.containers[0]!.imagePullPolicy).toBe('Always');
     }
     expect(new Set(pods.map((p) => p.metadata.name)).size).toBe(3);
-    expect(plan.events.map((e) => e.reason)).toEqual(['SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulCreate']);
+    // Each create carries its Event: told only once the pod is created.
+    expect(plan.events).toEqual([]);
+    expect(plan.writes.filter((w) => w.op === 'create' && w.object.kind === 'Pod').map((w) => w.event?.reason)).toEqual(['SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulCreate']);
     expect(plan.requeueAfterMs).toBe(3_000);
   });
 

@@ -64,8 +64,13 @@ export function wakeIn(run: CloneSetRun, ms: number): void {
   run.wakeMs = Math.min(run.wakeMs ?? Infinity, Math.max(ms, 0));
 }
 
+/** An Event about the CloneSet (not yet in the plan: e.g. to narrate one write). */
+export function eventNote(run: CloneSetRun, type: EventNote['type'], reason: string, message: string): EventNote {
+  return { regarding: { ...cloneSetRef(run.cs), ...(run.cs.metadata.uid ? { uid: run.cs.metadata.uid } : {}) }, type, reason, message };
+}
+
 export function event(run: CloneSetRun, type: EventNote['type'], reason: string, message: string): void {
-  run.plan.events.push({ regarding: { ...cloneSetRef(run.cs), ...(run.cs.metadata.uid ? { uid: run.cs.metadata.uid } : {}) }, type, reason, message });
+  run.plan.events.push(eventNote(run, type, reason, message));
 }
 
 /** Replace `pod` with `next` (the observed resourceVersion is the precondition). */

@@ -19,7 +19,7 @@ import { expectationDiffs, type ExpectationDiffs } from './diffs.js';
 import { newInstanceIds } from './instance-id.js';
 import { asKubeObject, claimsFor, newPod, type Template } from './new-pod.js';
 import { spreadTopologyKeys, type Pvc } from './observe.js';
-import { event, isAvailable, isReady, isSpecifiedDelete, isUpdated, lifecycleOf, podRef, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { event, eventNote, isAvailable, isReady, isSpecifiedDelete, isUpdated, lifecycleOf, podRef, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { templateOfRevision } from './templates.js';
 
 /** A PUB refused a deletion: look again soon (a budget frees up as pods become available). */
@@ -66,9 +66,11 @@ export function deletePods(run: CloneSetRun, pods: readonly Pod[], why: (p: Pod)
       continue;
     }
     run.touched.add(pod.metadata.name);
-    run.plan.writes.push({ op: 'delete', target: podRef(pod), ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}), reason: `CloneSet ${run.cs.metadata.name}: ${why(pod)}` });
+    run.plan.writes.push({
+      op: 'delete', target: podRef(pod), ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}), reason: `CloneSet ${run.cs.metadata.name}: ${why(pod)}`,
+      event: eventNote(run, 'Normal', 'SuccessfulDelete', `succeed to delete pod ${pod.metadata.name}`),
+    });
     for (const pvc of run.pvcs.filter((c) => idOf(c) === idOf(pod))) deletePvc(run, pvc, `the PVC of deleted pod ${pod.metadata.name}`);
-    event(run, 'Normal', 'SuccessfulDelete', `succeed to delete pod ${pod.metadata.name}`);
     wrote = true;
   }
   return wrote;
@@ -122,8 +124,10 @@ function createPods(run: CloneSetRun, count: number, oldCount: number): boolean 
     for (const claim of claimsFor(cs, id).filter((c) => !existing.has(c.metadata.name))) {
       run.plan.writes.push({ op: 'create', object: asKubeObject(claim), slowStart, reason: `CloneSet ${cs.metadata.name}: volume ${claim.metadata.name} of pod ${pod.metadata.name}` });
     }
-    run.plan.writes.push({ op: 'create', object: asKubeObject(pod), slowStart, reason: `CloneSet ${cs.metadata.name}: scale out to ${cs.spec.replicas ?? 1} (revision ${revision})` });
-    event(run, 'Normal', 'SuccessfulCreate', `succeed to create pod ${pod.metadata.name}`);
+    run.plan.writes.push({
+      op: 'create', object: asKubeObject(pod), slowStart, reason: `CloneSet ${cs.metadata.name}: scale out to ${cs.spec.replicas ?? 1} (revision ${revision})`,
+      event: eventNote(run, 'Normal', 'SuccessfulCreate', `succeed to create pod ${pod.metadata.name}`),
+    });
   });
   return ids.length > 0;
 }
