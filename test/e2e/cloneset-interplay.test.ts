@@ -34,7 +34,10 @@ beforeAll(async () => {
   const features = FEATURES.filter((f) => [workloadSpreadFeature, sidecarSetFeature, pubFeature, cloneSetFeature].includes(f));
   env = await startEdgeEnv('csi', features);
   await env.kubelet.addNodes(ZONE_NODES);
-  await env.resync(); // the install's push: nothing of this file is configured yet
+  // The install's first push, as `npm start` and `install` make before the webhooks go live: an edge
+  // that has never heard from the cluster refuses to decide (without it every test here times out).
+  // Nothing of this file is configured yet; after this no test pushes.
+  await env.resync();
 });
 afterAll(async () => {
   await env?.kubelet.removeNodes(ZONE_NODES.map((n) => n.name)).catch(() => undefined);

@@ -35,6 +35,12 @@ const seed = (file: string, name: string): KubeObject => {
   const obj = parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'seeds', file), 'utf8')) as KubeObject;
   return { ...obj, metadata: { ...obj.metadata, name, namespace: env.ns } };
 };
+/** Seed 001's basic CloneSet named `name`: `replicas` pods of app:1 labelled app=<name>, `spec` and `podSpec` merged in. */
+function createBasic(name: string, replicas: number, spec: Record<string, unknown> = {}, podSpec: Record<string, unknown> = {}): Promise<KubeObject> {
+  const base = seed('001-cloneset-basic.yaml', name) as KubeObject & { spec: Record<string, unknown> };
+  const labels = { app: name };
+  return env.kube.create({ ...base, spec: { ...base.spec, replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { ...podSpec, containers: [{ name: 'main', image: 'app:1' }] } }, ...spec } });
+}
 const ready = (p: Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 const podsOf = async (name: string): Promise<Pod[]> =>
   ((await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: 'apps.kruise.io/cloneset-instance-id' })).items).filter((p) => p.metadata.name.startsWith(`${name}-`) && /^[a-z0-9]{5}$/.test(p.metadata.name.slice(name.length + 1)));
@@ -133,12 +139,7 @@ describe('seed 001: maxSurge 20%, maxUnavailable 0, partition 3 on 5 replicas', 
 describe('seed 003: maxUnavailable and maxSurge apply to specified deletes', () => {
   async function specifiedDelete(name: string, maxUnavailable: number, deleteUnavailable: boolean) {
     return withController(async () => {
-      const base = seed('001-cloneset-basic.yaml', name) as KubeObject & { spec: Record<string, unknown> };
-      const labels = { app: name };
-      const obj = await env.kube.create({
-        ...base,
-        spec: { ...base.spec, replicas: 4, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, updateStrategy: { maxUnavailable, maxSurge: 1 } },
-      });
+      const obj = await createBasic(name, 4, { updateStrategy: { maxUnavailable, maxSurge: 1 } });
       const pods = await readyWith(name, 4);
       const [podA, podB] = pods;
       env.kubelet.setReady(env.ns, podA!.metadata.name, false);
@@ -188,12 +189,7 @@ describe('seed 003: maxUnavailable and maxSurge apply to specified deletes', () 
 describe('seed 003 §4: partition rollback (CloneSetPartitionRollback)', () => {
   it('raising partition rolls new pods back to the current revision, in place', async () => {
     await withController(async () => {
-      const base = seed('001-cloneset-basic.yaml', 'rollback') as KubeObject & { spec: Record<string, unknown> };
-      const labels = { app: 'rollback' };
-      const obj = await env.kube.create({
-        ...base,
-        spec: { ...base.spec, replicas: 4, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } },
-      });
+      const obj = await createBasic('rollback', 4, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } });
       const before = await readyWith('rollback', 4);
       await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } }, updateStrategy: { partition: 1 } } });
       await readyWith('rollback', 4, (pods) => pods.filter((p) => image(p) === 'app:2').length === 3);
@@ -207,12 +203,7 @@ describe('seed 003 §4: partition rollback (CloneSetPartitionRollback)', () => {
 
   it('without the gate, raising partition leaves updated pods alone (OpenKruise’s default)', async () => {
     await withController(async () => {
-      const base = seed('001-cloneset-basic.yaml', 'norollback') as KubeObject & { spec: Record<string, unknown> };
-      const labels = { app: 'norollback' };
-      const obj = await env.kube.create({
-        ...base,
-        spec: { ...base.spec, replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } },
-      });
+      const obj = await createBasic('norollback', 2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } });
       await readyWith('norollback', 2);
       await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } } } });
       await readyWith('norollback', 2, (pods) => pods.every((p) => image(p) === 'app:2'));
@@ -253,12 +244,7 @@ describe('lifecycle hooks (seed 000)', () => {
 
   it('preDelete finalizersHandler with markPodNotReady: scale-in holds the pod in PreparingDelete, not ready, until the finalizer goes', async () => {
     await withController(async () => {
-      const base = seed('001-cloneset-basic.yaml', 'predelete') as KubeObject & { spec: Record<string, unknown> };
-      const labels = { app: 'predelete' };
-      const obj = await env.kube.create({
-        ...base,
-        spec: { ...base.spec, replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } }, lifecycle: { preDelete: { finalizersHandler: ['example.io/unready-blocker'], markPodNotReady: true } } },
-      });
+      const obj = await createBasic('predelete', 2, { lifecycle: { preDelete: { finalizersHandler: ['example.io/unready-blocker'], markPodNotReady: true } } });
       const pods = await readyWith('predelete', 2);
       for (const p of pods) await env.kube.patch(p, { metadata: { finalizers: ['example.io/unready-blocker'] } });
       await env.kube.patch(obj, { spec: { replicas: 1 } });
@@ -316,12 +302,8 @@ describe('scale-down order and the scale subresource', () => {
       await withController(async () => {
         const labels = { app: 'spread' };
         const spread = (topologyKey: string, maxSkew: number, whenUnsatisfiable: string) => ({ maxSkew, topologyKey, whenUnsatisfiable, labelSelector: { matchLabels: labels } });
-        const base = seed('001-cloneset-basic.yaml', 'spread') as KubeObject & { spec: Record<string, unknown> };
-        await env.kube.create({ ...base, spec: { ...base.spec, replicas: 6, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: {
-          // Two pods per node (the scheduler enforces the hostname skew); the zone key is what scale-in ranks by.
-          topologySpreadConstraints: [spread('kubernetes.io/hostname', 1, 'DoNotSchedule'), spread(ZONE, 6, 'ScheduleAnyway')],
-          containers: [{ name: 'main', image: 'app:1' }],
-        } } } });
+        // Two pods per node (the scheduler enforces the hostname skew); the zone key is what scale-in ranks by.
+        await createBasic('spread', 6, {}, { topologySpreadConstraints: [spread('kubernetes.io/hostname', 1, 'DoNotSchedule'), spread(ZONE, 6, 'ScheduleAnyway')] });
         const first = await readyWith('spread', 6);
         expect(first.map(nodeOf).sort()).toEqual([...nodes, ...nodes].sort());
         // Make zone z2's pods the youngest (ready a second later): ranked by node and age alone,
@@ -345,9 +327,7 @@ describe('scale-down order and the scale subresource', () => {
 
   it('scale-in deletes the pod with the lowest pod-deletion-cost first; `kubectl scale` (the scale subresource) drives replicas', async () => {
     await withController(async () => {
-      const base = seed('001-cloneset-basic.yaml', 'cost') as KubeObject & { spec: Record<string, unknown> };
-      const labels = { app: 'cost' };
-      await env.kube.create({ ...base, spec: { ...base.spec, replicas: 3, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image: 'app:1' }] } } } });
+      await createBasic('cost', 3);
       const pods = await readyWith('cost', 3);
       const costs = [5, -1, 10];
       for (const [i, p] of pods.entries()) await env.kube.patch(p, { metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(costs[i]) } } });
