@@ -311,7 +311,7 @@ describe('reconciler RBAC', () => {
     ['', 'namespaces', ['get', 'list', 'watch']],
     ['', 'nodes', ['get', 'list', 'watch']],
     ['', 'secrets', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
-    ['', 'persistentvolumeclaims', ['create', 'delete', 'get', 'list', 'watch']],
+    ['', 'persistentvolumeclaims', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['apps', 'controllerrevisions', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['batch', 'jobs', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['coordination.k8s.io', 'leases', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],

@@ -308,7 +308,8 @@ export function reconcilerRules(crds: readonly KubeObject[]): Record<string, unk
     rule('', ['namespaces', 'nodes'], READ),
     // ResourceDistribution copies configmaps and secrets into namespaces.
     rule('', ['configmaps', 'secrets'], CRUD),
-    rule('', ['persistentvolumeclaims'], [...READ, 'create', 'delete']),
+    // update: the Advanced StatefulSet sets PVC owners for persistentVolumeClaimRetentionPolicy.
+    rule('', ['persistentvolumeclaims'], [...READ, 'create', 'update', 'patch', 'delete']),
     rule('apps', ['controllerrevisions', 'deployments', 'replicasets', 'statefulsets'], CRUD),
     rule('batch', ['jobs'], CRUD),
     rule('coordination.k8s.io', ['leases'], CRUD),

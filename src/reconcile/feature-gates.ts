@@ -12,6 +12,10 @@ export const FEATURE_GATE_DEFAULTS = {
   PreparingUpdateAsUpdate: false,
   /** Workloads ask PodUnavailableBudgets before updating a pod in place. */
   PodUnavailableBudgetUpdateGate: true,
+  /** Advanced StatefulSets number pods from spec.ordinals.start. */
+  StatefulSetStartOrdinal: false,
+  /** Advanced StatefulSet pods carry apps.kubernetes.io/pod-index. */
+  PodIndexLabel: true,
 } as const;
 
 export type FeatureGate = keyof typeof FEATURE_GATE_DEFAULTS;

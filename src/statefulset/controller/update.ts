@@ -1,0 +1,196 @@
+// The rolling update (rollingUpdateStatefulsetPods in OpenKruise's stateful_set_control.go), once
+// scaling let the run through and no pod state needed refreshing:
+//   - unavailable pods are counted over every replica, wherever it is in the update order
+//     (unhealthy, terminating, in-place update not finished, not yet available for
+//     minReadySeconds: kruise PR#1480);
+//   - pods labelled apps.kruise.io/specified-delete are deleted within maxUnavailable, whatever
+//     the partition;
+//   - pods to update: from the highest ordinal down to the partition (replicas − partition pods),
+//     or with unorderedUpdate updated ones first then by priorityStrategy;
+//   - each is updated in place (InPlaceIfPossible / InPlaceOnly, when only images and template
+//     metadata differ; through its inPlaceUpdate hook; asking the PUBs) or deleted to be recreated
+//     at the update revision, while fewer than maxUnavailable pods are unavailable.
+// Pure.
+import type { KubeObject } from '../../kube/http.js';
+import type { UpdatePriorityStrategy } from '../../api/apps/pub.js';
+import { isPodInPlaceUpdateCompleted } from '../../workload/inplace-update-completion.js';
+import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
+import { inPlaceUpdateSpec, type PodTemplate } from '../../workload/inplace-update.js';
+import { isPodHooked, lifecycleState, withLifecycleState } from '../../workload/lifecycle.js';
+import { sortByPriority } from '../../workload/order.js';
+import { statusWrite } from '../../workload/pod-conditions.js';
+import { addNotReadyKey, PRE_UPDATE_HOOK_KEY } from '../../workload/pod-readiness.js';
+import { afterStatusWrite } from '../../workload/pod-status-writes.js';
+import type { Pod } from '../../workload/pods.js';
+import { SPECIFIED_DELETE_LABEL } from '../types.js';
+import { deleteOrPrepare } from './delete.js';
+import { templateOfRevision } from './new-pod.js';
+import { gracePeriodOf, inPlaceOptions } from './refresh.js';
+import type { Slot } from './replicas.js';
+import {
+  availability,
+  event,
+  isCreated,
+  isHealthy,
+  isTerminating,
+  isUpdated,
+  lifecycleOf,
+  maxUnavailableOf,
+  podRevision,
+  replicasOf,
+  rollingUpdateOf,
+  untouched,
+  updatePod,
+  wakeIn,
+  writePodStatus,
+  type StsRun,
+} from './run.js';
+
+/** A PUB refused an in-place update: look again soon. */
+export const UPDATE_BUDGET_RETRY_MS = 2_000;
+
+/** The unavailable pods the update counts (by name). */
+function unavailablePods(run: StsRun, slots: readonly Slot[]): Set<string> {
+  const out = new Set<string>();
+  for (const { pod } of slots) {
+    if (!isHealthy(pod) || !isPodInPlaceUpdateCompleted(pod)) {
+      out.add(pod.metadata.name);
+      continue;
+    }
+    const a = availability(run, pod);
+    if (!a.available) {
+      out.add(pod.metadata.name);
+      if (a.waitMs > 0) wakeIn(run, a.waitMs);
+    }
+  }
+  return out;
+}
+
+/** sortPodsToUpdate: slot indexes in update order, at most replicas − partition of them. */
+export function updateOrder(run: StsRun, slots: readonly Slot[]): number[] {
+  const ru = rollingUpdateOf(run.set);
+  const partition = ru?.partition ?? 0;
+  const maxUpdate = replicasOf(run.set) - partition;
+  if (maxUpdate <= 0) return [];
+  if (!ru?.unorderedUpdate) {
+    // Ordinal order from the highest down, stopping at the partition (positions count reserved ordinals too).
+    const out: number[] = [];
+    for (let i = slots.length - 1; i >= 0 && out.length < maxUpdate; i--) {
+      if (slots[i]!.ordinal - run.range.start >= partition) out.push(i);
+    }
+    return out;
+  }
+  const done: number[] = [];
+  const waiting: number[] = [];
+  for (let i = slots.length - 1; i >= 0; i--) {
+    const pod = slots[i]!.pod;
+    (isTerminating(pod) || isUpdated(run, pod) ? done : waiting).push(i);
+  }
+  const pods = slots.map((s) => s.pod);
+  const sorted = sortByPriority(ru.unorderedUpdate.priorityStrategy as UpdatePriorityStrategy | undefined, pods, waiting);
+  return [...done, ...sorted].slice(0, maxUpdate);
+}
+
+/** inPlaceUpdatePod: plans the pod's next in-place step; false when it cannot be updated in place. */
+function updateInPlace(run: StsRun, pod: Pod): 'in-place' | 'waiting' | false {
+  const policy = rollingUpdateOf(run.set)?.podUpdatePolicy ?? 'ReCreate';
+  if (policy !== 'InPlaceIfPossible' && policy !== 'InPlaceOnly') return false;
+  const from = templateOfRevision(run.revisions.get(podRevision(pod)));
+  const to = templateOfRevision(run.revisions.get(run.updateRevision));
+  const spec = from && to ? inPlaceUpdateSpec(from as PodTemplate, to as PodTemplate) : undefined;
+  if (spec?.kind !== 'in-place') {
+    if (policy === 'InPlaceOnly') {
+      event(run, 'Warning', 'FailedUpdatePodInPlace', `find strategy is InPlaceOnly but Pod ${pod.metadata.name} can not update in-place`);
+      return 'waiting';
+    }
+    return false;
+  }
+  const hook = lifecycleOf(run.set)?.inPlaceUpdate;
+  switch (lifecycleState(pod)) {
+    case '':
+    case 'PreparingNormal':
+    case 'Normal':
+      if (hook && isPodHooked(hook, pod)) {
+        const notReady = hook.markPodNotReady ? addNotReadyKey(pod, PRE_UPDATE_HOOK_KEY, run.now) : undefined;
+        if (notReady) writePodStatus(run, pod, statusWrite(pod, notReady, `pod ${pod.metadata.name} waits in its inPlaceUpdate hook: KruisePodReady=False`));
+        else updatePod(run, pod, withLifecycleState(pod, 'PreparingUpdate', run.now), `pod ${pod.metadata.name} waits in its inPlaceUpdate hook (PreparingUpdate)`);
+        return 'waiting';
+      }
+      break;
+    case 'Updated':
+      updatePod(run, pod, withLifecycleState(pod, 'PreparingUpdate', run.now, hook), `pod ${pod.metadata.name} waits in its inPlaceUpdate hook (PreparingUpdate)`);
+      return 'waiting';
+    case 'PreparingUpdate':
+      if (hook && isPodHooked(hook, pod)) return 'waiting';
+      break;
+    case 'Updating':
+      break;
+    default:
+      event(run, 'Warning', 'FailedUpdatePodInPlace', `not allowed to in-place update pod ${pod.metadata.name} in state ${lifecycleState(pod)}`);
+      return 'waiting';
+  }
+  if (run.gates.PodUnavailableBudgetUpdateGate) {
+    const verdict = run.budget.requestUpdate(pod);
+    if (!verdict.allowed) {
+      wakeIn(run, UPDATE_BUDGET_RETRY_MS);
+      return 'waiting';
+    }
+  }
+  const onStart = lifecycleState(pod) ? (q: Pod) => withLifecycleState(q, 'Updating', run.now) : undefined;
+  const step = (p: Pod) => inPlaceUpdateStep(p, spec, run.updateRevision, run.now, gracePeriodOf(run), inPlaceOptions(onStart));
+  const action = step(pod);
+  if (action.type === 'set-not-ready') {
+    // Out of service first, then the update itself, chained on the version that write produces.
+    const next = step(afterStatusWrite(pod, action.write));
+    if (next.type !== 'update-pod') {
+      writePodStatus(run, pod, action.write);
+      return 'in-place';
+    }
+    writePodStatus(run, pod, { ...action.write, then: { op: 'update', object: next.pod as unknown as KubeObject, reason: next.reason } });
+    if (next.wakeAt) wakeIn(run, next.wakeAt.getTime() - run.now.getTime());
+    return 'in-place';
+  }
+  if (action.type === 'update-pod') {
+    updatePod(run, pod, action.pod, action.reason);
+    if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
+    return 'in-place';
+  }
+  return 'waiting';
+}
+
+export function planRollingUpdate(run: StsRun, slots: readonly Slot[]): void {
+  const ru = rollingUpdateOf(run.set);
+  if (ru?.paused) return;
+  const maxUnavailable = maxUnavailableOf(ru?.maxUnavailable, replicasOf(run.set));
+  const unavailable = unavailablePods(run, slots);
+  const blocked = (pod: Pod) => unavailable.size >= maxUnavailable && !unavailable.has(pod.metadata.name);
+
+  const specified = new Set<string>();
+  for (let i = slots.length - 1; i >= 0; i--) {
+    const pod = slots[i]!.pod;
+    if (!isCreated(pod) || pod.metadata.labels?.[SPECIFIED_DELETE_LABEL] !== 'true' || blocked(pod)) continue;
+    specified.add(pod.metadata.name);
+    if (!isTerminating(pod)) deleteOrPrepare(run, pod, `pod ${pod.metadata.name} is marked ${SPECIFIED_DELETE_LABEL}`);
+    unavailable.add(pod.metadata.name);
+  }
+
+  const inPlace: string[] = [];
+  for (const i of updateOrder(run, slots)) {
+    const pod = slots[i]!.pod;
+    if (isUpdated(run, pod) || !isCreated(pod)) continue;
+    if (blocked(pod)) return void inPlaceEvent(run, inPlace);
+    if (!specified.has(pod.metadata.name) && !isTerminating(pod) && untouched(run, pod)) {
+      const r = updateInPlace(run, pod);
+      if (r === 'in-place') inPlace.push(pod.metadata.name);
+      else if (r === false) deleteOrPrepare(run, pod, `pod ${pod.metadata.name} is recreated at revision ${run.updateRevision}`);
+    }
+    unavailable.add(pod.metadata.name);
+  }
+  inPlaceEvent(run, inPlace);
+}
+
+/** One Event per run, not per pod (OpenKruise's message when it is one pod). */
+function inPlaceEvent(run: StsRun, names: readonly string[]): void {
+  if (names.length === 1) event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pod ${names[0]} in-place(revision ${run.updateRevision})`);
+  else if (names.length > 1) event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pods ${names.join(', ')} in-place(revision ${run.updateRevision})`);
+}
