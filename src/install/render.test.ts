@@ -266,25 +266,25 @@ describe('the pod-status observer', () => {
     expect(() => render({ endpoints: [e] })).toThrow(/name "a.observe.kruise-serverless.io" is registered twice/);
   });
 
-  it('in production: CloneSet pods, pods/status UPDATE, never blocking', () => {
+  it('in production: CloneSet and Advanced StatefulSet pods, pods/status UPDATE, never blocking', () => {
     const objs = render({ endpoints: webhookEndpoints(FEATURES) });
     const entry = hooks(objs, 'ValidatingWebhookConfiguration').filter((h) => (h.clientConfig as { url: string }).url.endsWith(`/${POD_STATUS_OBSERVER}`));
-    expect(entry).toEqual([
+    const observer = (kind: string, podLabel: string) =>
       expect.objectContaining({
-        name: 'cloneset.observe-pod-status.kruise-serverless.io',
+        name: `${kind}.observe-pod-status.kruise-serverless.io`,
         rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'], operations: ['UPDATE'] }],
         failurePolicy: 'Ignore',
         timeoutSeconds: 2,
         sideEffects: 'None',
-        objectSelector: { matchExpressions: [{ key: 'apps.kruise.io/cloneset-instance-id', operator: 'Exists' }] },
+        objectSelector: { matchExpressions: [{ key: podLabel, operator: 'Exists' }] },
         namespaceSelector: {
           matchExpressions: [
             { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system', 'kruise-system'] },
             { key: 'kruise-serverless.io/webhooks', operator: 'NotIn', values: ['disabled'] },
           ],
         },
-      }),
-    ]);
+      });
+    expect(entry).toEqual([observer('cloneset', 'apps.kruise.io/cloneset-instance-id'), observer('statefulset', 'statefulset.kubernetes.io/pod-name')]);
   });
 
   it('is not registered when no feature declares workload pods', () => {
