@@ -1,14 +1,11 @@
-// Advanced StatefulSet: the feature's registration. So far its webhooks, defaulting and validation
+// Advanced StatefulSet: the feature's registration. Its webhooks, defaulting and validation
 // for apps.kruise.io v1beta1 and v1alpha1 (OpenKruise's defaults, rules and messages), the changes
 // that wake its controller, and the status changes of its pods. Web APIs only.
 import type { Feature } from '../edge-state/contracts.js';
-import { defaultStatefulSetHandler, STATEFULSET_GROUP, STATEFULSET_KIND, STATEFULSET_MATCH, validateStatefulSetHandler } from './webhook.js';
+import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND } from './types.js';
+import { defaultStatefulSetHandler, STATEFULSET_GROUP, STATEFULSET_MATCH, validateStatefulSetHandler } from './webhook.js';
 
-/** The stored version, which OpenKruise's controller writes into its pods' owner references. */
-export const STATEFULSET_API_VERSION = `${STATEFULSET_GROUP}/v1beta1`;
 const V1ALPHA1 = `${STATEFULSET_GROUP}/v1alpha1`;
-/** Every pod a StatefulSet creates carries its own name under this label (native StatefulSets' pods too). */
-export const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 
 export const statefulSetFeature: Feature = {
   name: 'statefulset',

@@ -7,10 +7,10 @@ import { allow, deny, type AdmissionHandler, type HandlerMatch } from '../admiss
 import { formatFieldErrors } from '../kube/field-errors.js';
 import { isRecord } from '../kube/validation.js';
 import { defaultedStatefulSet, type StatefulSetLike } from './defaults.js';
+import { STATEFULSET_KIND } from './types.js';
 import { inPlaceOnlyChange, validateStatefulSet, withoutEmpty } from './validate.js';
 
 export const STATEFULSET_GROUP = 'apps.kruise.io';
-export const STATEFULSET_KIND = 'StatefulSet';
 
 /** Both served versions; the `apps` group's StatefulSet is not ours. */
 export const STATEFULSET_MATCH: HandlerMatch = { group: STATEFULSET_GROUP, kind: STATEFULSET_KIND, subResource: '', operations: ['CREATE', 'UPDATE'] };

@@ -10,14 +10,15 @@ import { cloneSetReconciler } from '../../src/cloneset/controller/reconciler.js'
 import { DEFAULT_LEASE_NAMESPACE, leaseNameFor, runReconciler } from '../../src/reconcile/runner.js';
 import { microTime } from '../../src/reconcile/lease.js';
 import type { RunReport, Scope } from '../../src/reconcile/types.js';
-import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
-import { isAlreadyExists, isNotFound } from '../../src/kube/errors.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import { isNotFound } from '../../src/kube/errors.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 import { testKube } from './support/kube.js';
+import { deleteProvisionedVolumes, startProvisioner } from './support/provisioner.js';
+import { killableKube, type Doomed, type KillTarget } from './support/killable.js';
 
 const CS = 'apps.kruise.io/v1alpha1';
 const ID = 'apps.kruise.io/cloneset-instance-id';
-const PV_LABEL = 'e2e.kruise-serverless.io/rel-pv';
 const CLAIM_TEMPLATES = ['data', 'logs'];
 
 type Condition = { type: string; status: string };
@@ -39,44 +40,11 @@ afterAll(async () => {
   await provisioner?.stop();
   await env?.dispose();
   const kube = await testKube();
-  for (const pv of (await kube.list<KubeObject>('v1', 'PersistentVolume', { labelSelector: PV_LABEL })).items) await kube.delete(pv).catch(() => undefined);
+  await deleteProvisionedVolumes(kube);
   kube.close();
 });
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Binds every new claim to a hostPath PV made for it, as the PV controller would (the test
- * control plane runs without it): the scheduler places a pod only once its claims are bound.
- */
-function startProvisioner(kube: KubeHttp, ns: string) {
-  let on = true;
-  const bind = async (pvc: Pvc) => {
-    const name = `rel-${pvc.metadata.uid}`;
-    await kube.create({
-      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name, labels: { [PV_LABEL]: ns } },
-      spec: {
-        capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Retain', hostPath: { path: `/tmp/${name}` },
-        claimRef: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: ns, name: pvc.metadata.name, uid: pvc.metadata.uid },
-      },
-    }).catch((e: unknown) => {
-      if (!isAlreadyExists(e)) throw e;
-    });
-    await kube.patch(pvc, { metadata: { annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { volumeName: name } }).catch((e: unknown) => {
-      if (!isNotFound(e)) throw e;
-    });
-  };
-  const loop = (async () => {
-    while (on) {
-      // A failed pass (a claim deleted meanwhile, say) is simply tried again.
-      await kube.list<Pvc>('v1', 'PersistentVolumeClaim', { namespace: ns })
-        .then(({ items }) => Promise.all(items.filter((c) => !c.spec.volumeName && !c.metadata.deletionTimestamp).map(bind)))
-        .catch(() => undefined);
-      await pause(30);
-    }
-  })();
-  return { stop: async () => { on = false; await loop; } };
-}
 
 const condition = (p: Pod, type: string) => p.status?.conditions?.find((c) => c.type === type)?.status;
 /** Unavailable as the CloneSet counts it (availability.ts): not Ready, or mid in-place update. */
@@ -136,30 +104,6 @@ function podLine(p: Pod): string {
   const conds = (p.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).join(',');
   return `${p.metadata.name} ${p.metadata.labels['controller-revision-hash']} ${p.spec.containers[0]!.image} ${p.spec.nodeName ?? 'unscheduled'}${p.metadata.deletionTimestamp ? ' terminating' : ''} ${conds}`;
 }
-
-/** Which API calls a kill is counted over: any, or the pod and PVC writes (creates, updates, deletes). */
-type KillTarget = 'any call' | 'pod/PVC write';
-const isPodOrPvcWrite = (method: string, path: string) => method !== 'GET' && /\/(pods|persistentvolumeclaims)(\/|$|\?)/.test(path);
-
-/**
- * A client whose process "dies" at the `killAt`-th call of `target`: that call is either never sent
- * or sent with its answer lost, and no call after it is sent.
- */
-async function killableKube(killAt: number, target: KillTarget, afterSend: boolean) {
-  const kube = await testKube();
-  const state = { counted: 0, killed: undefined as string | undefined };
-  const send = kube.request.bind(kube);
-  kube.request = (async (method: string, path: string, init?: object) => {
-    if (state.killed !== undefined) throw new Error('killed');
-    if (target === 'any call' || isPodOrPvcWrite(method, path)) state.counted += 1;
-    if (state.counted < killAt) return send(method, path, init);
-    state.killed = `${method} ${path.replace(/\?.*/, '')}${afterSend ? ' (sent, answer lost)' : ' (not sent)'}`;
-    if (afterSend) await send(method, path, init).catch(() => undefined);
-    throw new Error('killed');
-  }) as typeof kube.request;
-  return { kube, state };
-}
-type Doomed = Awaited<ReturnType<typeof killableKube>>;
 
 describe('a run killed at a random API call', () => {
   it('a 20-pod in-place rollout (some with a scale out or in) converges after the kill, for 20 seeds, within maxUnavailable, with no instance id twice and no PVC left over', async () => {
