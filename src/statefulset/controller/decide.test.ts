@@ -10,7 +10,7 @@ import type { StatefulSetObserved } from './observe.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 type Spec = Partial<StatefulSet['spec']>;
-const template = (image: string) => ({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image }] } });
+const template = (image: string) => ({ metadata: { labels: { app: 'web' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image }] } });
 const sts = (spec: Spec = {}, image = 'nginx:1'): StatefulSet => ({
   metadata: { name: 'web', namespace: 'ns', uid: 'set-uid', generation: 1, resourceVersion: '5' },
   spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, serviceName: 'web', template: template(image), ...spec } as StatefulSet['spec'],
@@ -188,7 +188,7 @@ describe('rolling update', () => {
 
   it('a template change beyond images recreates under InPlaceIfPossible', () => {
     const { set, old } = rollout({ replicas: 2, podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } } }, 2);
-    const changed = { ...set, spec: { ...set.spec, template: { ...template('nginx:2'), spec: { containers: [{ name: 'app', image: 'nginx:2', args: ['-v'] }] } } } } as StatefulSet;
+    const changed = { ...set, spec: { ...set.spec, template: { ...template('nginx:2'), spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image: 'nginx:2', args: ['-v'] }] } } } } as StatefulSet;
     const next = revisionOf(changed, [old]);
     expect(deleted(decideStatefulSets(observed(changed, [pod(0, old.metadata.name), pod(1, old.metadata.name)], [old, next]), NOW))).toEqual(['web-1']);
   });
@@ -219,6 +219,18 @@ describe('scaleStrategy.maxUnavailable (Parallel)', () => {
   it('scale-up creates pods only while fewer than that many are unavailable', () => {
     const plan = decideStatefulSets(observed(sts({ replicas: 5, podManagementPolicy: 'Parallel', scaleStrategy: { maxUnavailable: 2 } }), [], []), NOW);
     expect(created(plan)).toEqual(['web-0', 'web-1']);
+  });
+});
+
+describe('a spec the webhook would refuse', () => {
+  it('is not acted on: a Warning Event once per generation, the status still written', () => {
+    const set = sts({ podManagementPolicy: 'OrderedReady', updateStrategy: { rollingUpdate: { maxUnavailable: 3 } } });
+    const plan = decideStatefulSets(observed(set, [], []), NOW);
+    expect(plan.writes).toEqual([]);
+    expect(plan.events.map((e) => `${e.type} ${e.reason}`)).toEqual(['Warning InvalidSpec']);
+    expect(plan.events[0]!.message).toContain('maxUnavailable');
+    const again = decideStatefulSets(observed({ ...set, status: plan.status[0]!.status }, [], []), NOW);
+    expect(again.events).toEqual([]);
   });
 });
 

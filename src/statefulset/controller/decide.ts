@@ -11,13 +11,16 @@ import { ignoreDisruptionBudgets, type DisruptionBudgetSource } from '../../work
 import { isActivePod, type Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { inOrdinalRange, liveOrdinals, ordinalOf, ordinalRange, parentAndOrdinal } from '../ordinals.js';
+import { formatFieldErrors } from '../../kube/field-errors.js';
+import { defaultedStatefulSet } from '../defaults.js';
 import { planStatefulSetRevisions } from '../revisions.js';
+import { validateStatefulSet } from '../validate.js';
 import { statefulSetRef, type StatefulSet } from '../types.js';
 import { planCondemned } from './condemned.js';
 import { newStatefulSetPod, templateOfRevision, type Template } from './new-pod.js';
 import type { StatefulSetObserved } from './observe.js';
 import { initialState, planReplicas, ScaleBudget, type Slot } from './replicas.js';
-import { availability, isHealthy, isMonotonic, isUpdated, podRevision, replicasOf, scaleMaxUnavailableOf, type StsRun } from './run.js';
+import { availability, event, isHealthy, isMonotonic, isUpdated, podRevision, replicasOf, scaleMaxUnavailableOf, type StsRun } from './run.js';
 import { STATUS_FIELDS, statefulSetStatus } from './status.js';
 import { planRollingUpdate } from './update.js';
 
@@ -59,8 +62,11 @@ function buildSlots(run: StsRun, pods: readonly Pod[]): Slot[] {
   return liveOrdinals(run.range).map((ordinal) => ({ ordinal, pod: byOrdinal.get(ordinal)! }));
 }
 
-function decideOne(set: StatefulSet, owned: readonly Pod[], o: StatefulSetObserved, now: Date, plan: Plan, opts: DecideOptions): number | undefined {
+function decideOne(input: StatefulSet, owned: readonly Pod[], o: StatefulSetObserved, now: Date, plan: Plan, opts: DecideOptions): number | undefined {
   const gates = opts.gates ?? FEATURE_GATE_DEFAULTS;
+  // Stored objects have the webhook's defaults; one stored before the webhook is read with them.
+  const set = defaultedStatefulSet(input as never) as StatefulSet;
+  const errs = validateStatefulSet(input as never);
   const history = planStatefulSetRevisions(set, o.revisions, owned);
   const revisions = new Map<string, ControllerRevision>(o.revisions.map((r) => [r.metadata.name, r]));
   revisions.set(history.update.metadata.name, history.update);
@@ -88,7 +94,14 @@ function decideOne(set: StatefulSet, owned: readonly Pod[], o: StatefulSetObserv
   const firstUnhealthy = unhealthy.sort((a, b) => ordinalOf(a.metadata.name) - ordinalOf(b.metadata.name))[0];
 
   const monotonic = isMonotonic(set);
+  if (errs.length) {
+    // A spec the webhook would refuse (stored before it was installed, or with it bypassed): no pod
+    // is touched; told once per generation.
+    if (set.status?.observedGeneration !== set.metadata.generation) event(run, 'Warning', 'InvalidSpec', `StatefulSet ${set.metadata.name} is invalid and is not acted on: ${formatFieldErrors(errs)}`);
+    run.plan.writes.length = 0;
+  }
   const passed =
+    !errs.length &&
     planReplicas(run, slots, monotonic, new ScaleBudget(scaleMaxUnavailableOf(set))) === 'continue' &&
     planCondemned(run, condemned, firstUnhealthy, monotonic) === 'continue';
   if (passed && (set.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') planRollingUpdate(run, slots);
