@@ -148,6 +148,33 @@ describe('CloneSet', () => {
   });
 });
 
+describe('Advanced StatefulSet', () => {
+  it('seed 002 through the Lambda only: created in order of need, then an image change rolls web-4, web-3, web-2 first, in place', async () => {
+    const seed = parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'seeds', '002-statefulset-inplace-update.yaml'), 'utf8')) as KubeObject & { spec: { template: { spec: { containers: Record<string, unknown>[] } } } };
+    const relabel = (o: unknown) => JSON.parse(JSON.stringify(o).replaceAll('"app":"nginx"', '"app":"lp-asts"')) as typeof seed;
+    const set = await env.kube.create({ ...relabel(seed), metadata: { name: 'lp-asts', namespace: env.ns } });
+    type Status = { readyReplicas?: number; updatedReadyReplicas?: number; currentRevision?: string; updateRevision?: string; observedGeneration?: number };
+    const status = async () => (await env.kube.get<KubeObject & { metadata: { generation?: number }; status?: Status }>('apps.kruise.io/v1beta1', 'StatefulSet', 'lp-asts', env.ns));
+    await eventually('5 ready', async () => ((await status()).status?.readyReplicas === 5 ? true : undefined), 30_000, 50);
+    const podsNow = async () => (await env.kube.list('v1', 'Pod', { namespace: env.ns, labelSelector: 'app=lp-asts' })).items as Pod[];
+    const uids = new Map((await podsNow()).map((p) => [p.metadata.name, p.metadata.uid]));
+    const [first, ...rest] = seed.spec.template.spec.containers;
+    const patched = await env.kube.patch<KubeObject & { metadata: { generation?: number } }>(set, { spec: { template: { spec: { containers: [{ ...first, image: 'nginx:1.9.1' }, ...rest] } } } });
+    let firstWave: string[] | undefined;
+    const pods = await eventually('all 5 updated in place and ready', async () => {
+      const list = await podsNow();
+      const updated = list.filter((p) => p.spec?.containers[0]?.image === 'nginx:1.9.1').map((p) => p.metadata.name).sort();
+      if (!firstWave && updated.length) firstWave = updated;
+      const got = await status();
+      const s = got.status;
+      return (s?.observedGeneration ?? 0) >= (patched.metadata.generation ?? 0) && s?.updatedReadyReplicas === 5 && s.currentRevision === s.updateRevision && list.every(isReady) ? list : undefined;
+    }, 60_000, 20);
+    expect(firstWave).toEqual(['lp-asts-2', 'lp-asts-3', 'lp-asts-4']);
+    expect(new Map(pods.map((p) => [p.metadata.name, p.metadata.uid]))).toEqual(uids);
+    expect(runsOf('StatefulSet', 'lp-asts').some((r) => r.acted && r.applied > 0)).toBe(true);
+  });
+});
+
 describe('CloneSet pod status', () => {
   type CloneSetStatus = { readyReplicas?: number; replicas?: number };
   const NAME = 'lp-status';
