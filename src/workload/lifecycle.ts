@@ -49,3 +49,36 @@ export function withLifecycleState(pod: Pod, state: LifecycleState, now: Date, h
     metadata: { ...pod.metadata, labels, annotations, ...(extra.length ? { finalizers: [...finalizersOf(pod), ...extra] } : {}) },
   };
 }
+
+/** What a pod's next lifecycle state depends on besides its labels. */
+export type LifecycleFacts = {
+  /** The pod is at the update revision. */
+  updated: boolean;
+  /** Its in-place update (if any) has completed. */
+  inPlaceCompleted: boolean;
+  /** With no preNormal hook, PreparingNormal may end (CloneSet: once scheduled; Advanced StatefulSet: at once). */
+  normalWithoutHook: boolean;
+};
+
+/**
+ * refreshPodState's lifecycle moves (OpenKruise's CloneSet and Advanced StatefulSet):
+ *   PreparingNormal → Normal (no preNormal hook and `normalWithoutHook`, or all of the hook on the pod);
+ *   PreparingUpdate → Updated / Normal when the pod turns out to be at the update revision (#1156);
+ *   Updating → Updated (inPlaceUpdate hook not all back) or Normal, once the update completed;
+ *   Updated → Normal once the inPlaceUpdate hook is all back on.
+ */
+export function nextLifecycleState(pod: Pod, lifecycle: Lifecycle | undefined, facts: LifecycleFacts): LifecycleState | undefined {
+  const afterUpdate = (): LifecycleState => (lifecycle && !isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? 'Updated' : 'Normal');
+  switch (lifecycleState(pod)) {
+    case 'PreparingNormal':
+      return (lifecycle?.preNormal ? isPodAllHooked(lifecycle.preNormal, pod) : facts.normalWithoutHook) ? 'Normal' : undefined;
+    case 'PreparingUpdate':
+      return facts.updated ? afterUpdate() : undefined;
+    case 'Updating':
+      return facts.inPlaceCompleted ? afterUpdate() : undefined;
+    case 'Updated':
+      return !lifecycle?.inPlaceUpdate || isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? 'Normal' : undefined;
+    default:
+      return undefined;
+  }
+}

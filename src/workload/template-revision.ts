@@ -10,6 +10,7 @@
 // - one owner reference, to the workload, controller and blockOwnerDeletion.
 // Pure, Web APIs only.
 import { goJSON } from '../kube/go-json.js';
+import { isRecord } from '../kube/validation.js';
 import { podTemplateAsGoMap } from '../kube/go-pod-template.js';
 import { CONTROLLER_REVISION_HASH_LABEL, controllerRevisionName, hashControllerRevision, type ControllerRevision } from './revisions.js';
 
@@ -50,4 +51,16 @@ export function newTemplateRevision(owner: TemplateOwner, collisionCount: number
     data: JSON.parse(dataJson) as unknown,
     revision,
   };
+}
+
+/** A pod template as a revision holds it (labels, annotations and finalizers are what workloads copy to pods). */
+export type RevisionTemplate = { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] }; spec?: unknown };
+
+/** The pod template a revision holds (its data is `{"spec":{"template":{…,"$patch":"replace"}}}`). */
+export function templateOfRevision(rev: ControllerRevision | undefined): RevisionTemplate | undefined {
+  const data = isRecord(rev?.data) ? rev.data : undefined;
+  const spec = isRecord(data?.spec) ? data.spec : undefined;
+  if (!isRecord(spec?.template)) return undefined;
+  const { $patch: _p, ...template } = spec.template;
+  return template as RevisionTemplate;
 }

@@ -10,10 +10,11 @@ import { withLifecycleState } from '../../workload/lifecycle.js';
 import { withKruisePodReadinessGate } from '../../workload/pod-readiness.js';
 import type { Pod } from '../../workload/pods.js';
 import { defaultedTemplateSpec } from '../../workload/template-defaults.js';
+import type { RevisionTemplate } from '../../workload/template-revision.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, type CloneSet } from '../types.js';
 import type { Pvc } from './observe.js';
 
-export type Template = { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] }; spec?: unknown };
+export type Template = RevisionTemplate;
 
 const controllerRef = (cs: CloneSet) => ({ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, name: cs.metadata.name, uid: cs.metadata.uid ?? '', controller: true, blockOwnerDeletion: true });
 

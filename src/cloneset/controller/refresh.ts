@@ -10,7 +10,7 @@
 // an in-place update carries the lifecycle move after it. Returns whether anything was written. Pure.
 import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
 import { INPLACE_UPDATE_READY, readInPlaceUpdateState } from '../../workload/inplace-update-state.js';
-import { isPodAllHooked, lifecycleState, withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
+import { lifecycleState, nextLifecycleState, withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
 import { statusWrite } from '../../workload/pod-conditions.js';
 import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '../../workload/pod-readiness.js';
 import { podCondition, timeOf, type Pod } from '../../workload/pods.js';
@@ -81,29 +81,15 @@ function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'wa
 function withLifecycleMove(run: CloneSetRun, pod: Pod, write: StatusWrite): StatusWrite {
   if (lifecycleOf(run)?.inPlaceUpdate?.markPodNotReady) return write;
   const after = afterStatusWrite(pod, write);
-  const next = nextLifecycleState(run, after, true);
+  const next = nextState(run, after, true);
   if (!next) return write;
   const metadata = metadataOnlyChange(after, withLifecycleState(after, next, run.now));
   if (!metadata) return write;
   return { ...write, metadata, reason: `${write.reason}; lifecycle ${lifecycleState(pod)} → ${next}` };
 }
 
-function nextLifecycleState(run: CloneSetRun, pod: Pod, inPlaceCompleted: boolean): LifecycleState | undefined {
-  const lifecycle = lifecycleOf(run);
-  const afterUpdate = (): LifecycleState => (lifecycle && !isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? 'Updated' : 'Normal');
-  switch (lifecycleState(pod)) {
-    case 'PreparingNormal':
-      return (lifecycle?.preNormal ? isPodAllHooked(lifecycle.preNormal, pod) : isScheduled(pod)) ? 'Normal' : undefined;
-    case 'PreparingUpdate':
-      return isUpdated(run, pod) ? afterUpdate() : undefined;
-    case 'Updating':
-      return inPlaceCompleted ? afterUpdate() : undefined;
-    case 'Updated':
-      return !lifecycle?.inPlaceUpdate || isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? 'Normal' : undefined;
-    default:
-      return undefined;
-  }
-}
+const nextState = (run: CloneSetRun, pod: Pod, inPlaceCompleted: boolean): LifecycleState | undefined =>
+  nextLifecycleState(pod, lifecycleOf(run), { updated: isUpdated(run, pod), inPlaceCompleted, normalWithoutHook: isScheduled(pod) });
 
 export function refreshPods(run: CloneSetRun): boolean {
   let wrote = false;
@@ -120,7 +106,7 @@ export function refreshPods(run: CloneSetRun): boolean {
       wrote = true;
       continue;
     }
-    const next = nextLifecycleState(run, pod, inPlace === 'completed');
+    const next = nextState(run, pod, inPlace === 'completed');
     if (next) {
       // markPodNotReady: the pod is back in service once its update is over (the key goes first).
       const ready = lifecycleOf(run)?.inPlaceUpdate?.markPodNotReady && (next === 'Updated' || next === 'Normal') ? removeNotReadyKey(pod, PRE_UPDATE_HOOK_KEY, run.now) : undefined;

@@ -20,7 +20,7 @@ import { newInstanceIds } from './instance-id.js';
 import { asKubeObject, claimsFor, newPod, type Template } from './new-pod.js';
 import { spreadTopologyKeys, type Pvc } from './observe.js';
 import { event, eventNote, isAvailable, isReady, isSpecifiedDelete, isUpdated, lifecycleOf, podRef, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
-import { templateOfRevision } from './templates.js';
+import { templateOfRevision } from '../../workload/template-revision.js';
 
 /** A PUB refused a deletion: look again soon (a budget frees up as pods become available). */
 export const BUDGET_RETRY_MS = 2_000;

@@ -21,7 +21,7 @@ import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, SPECIFIED_DELETE_LABEL, s
 import { diffsOf } from './scale.js';
 import type { KubeObject } from '../../kube/http.js';
 import { afterStatusWrite, applyInPlaceWrite, event, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
-import { templateOfRevision } from './templates.js';
+import { templateOfRevision } from '../../workload/template-revision.js';
 
 /** A PUB refused an in-place update: look again soon. */
 export const UPDATE_BUDGET_RETRY_MS = 2_000;

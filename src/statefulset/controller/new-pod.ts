@@ -9,12 +9,12 @@ import { withInPlaceUpdateReadinessGate } from '../../workload/inplace-update-co
 import { withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
 import { withKruisePodReadinessGate } from '../../workload/pod-readiness.js';
 import type { Pod } from '../../workload/pods.js';
-import type { ControllerRevision } from '../../workload/revisions.js';
+import type { RevisionTemplate } from '../../workload/template-revision.js';
 import { defaultedTemplateSpec } from '../../workload/template-defaults.js';
 import { POD_INDEX_LABEL, POD_NAME_LABEL, REVISION_HASH_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StatefulSet } from '../types.js';
 import type { OwnerRef, Pvc } from './observe.js';
 
-export type Template = { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] }; spec?: unknown };
+export type Template = RevisionTemplate;
 
 type ClaimTemplate = { metadata?: { name?: string; labels?: Record<string, string>; [k: string]: unknown }; spec?: unknown; [k: string]: unknown };
 type Volume = { name: string; persistentVolumeClaim?: { claimName?: string }; [k: string]: unknown };
@@ -33,15 +33,6 @@ export const claimTemplates = (set: StatefulSet): ClaimTemplate[] =>
   ((set.spec.volumeClaimTemplates ?? []) as unknown[]).filter((c): c is ClaimTemplate => isRecord(c) && isRecord(c.metadata) && typeof c.metadata.name === 'string');
 
 export const claimName = (set: StatefulSet, template: string, ordinal: number): string => `${template}-${set.metadata.name}-${ordinal}`;
-
-/** The template a revision holds (its data is `{"spec":{"template":{…,"$patch":"replace"}}}`). */
-export function templateOfRevision(rev: ControllerRevision | undefined): Template | undefined {
-  const data = isRecord(rev?.data) ? rev.data : undefined;
-  const spec = isRecord(data?.spec) ? data.spec : undefined;
-  if (!isRecord(spec?.template)) return undefined;
-  const { $patch: _p, ...template } = spec.template;
-  return template as Template;
-}
 
 /** The PVCs of `ordinal`: a copy of each claim template labelled with the selector's matchLabels (no owner yet). */
 export function claimsFor(set: StatefulSet, ordinal: number): Pvc[] {

@@ -9,7 +9,7 @@
 // (pods/status takes labels). Pure.
 import type { StatusWrite } from '../../reconcile/types.js';
 import { inPlaceUpdateStep, type InPlaceUpdateStepOptions } from '../../workload/inplace-update-step.js';
-import { isPodAllHooked, lifecycleState, withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
+import { lifecycleState, nextLifecycleState, withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
 import { statusWrite } from '../../workload/pod-conditions.js';
 import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '../../workload/pod-readiness.js';
 import { afterStatusWrite, metadataOnlyChange } from '../../workload/pod-status-writes.js';
@@ -24,28 +24,14 @@ export const inPlaceOptions = (onStart?: (pod: Pod) => Pod): InPlaceUpdateStepOp
 
 export const gracePeriodOf = (run: StsRun): number => rollingUpdateOf(run.set)?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
 
-function nextLifecycleState(run: StsRun, pod: Pod, inPlaceCompleted: boolean): LifecycleState | undefined {
-  const lifecycle = lifecycleOf(run.set);
-  const afterUpdate = (): LifecycleState => (lifecycle && !isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? 'Updated' : 'Normal');
-  switch (lifecycleState(pod)) {
-    case 'PreparingNormal':
-      return !lifecycle?.preNormal || isPodAllHooked(lifecycle.preNormal, pod) ? 'Normal' : undefined;
-    case 'PreparingUpdate':
-      return isUpdated(run, pod) ? afterUpdate() : undefined;
-    case 'Updating':
-      return inPlaceCompleted ? afterUpdate() : undefined;
-    case 'Updated':
-      return !lifecycle?.inPlaceUpdate || isPodAllHooked(lifecycle.inPlaceUpdate, pod) ? 'Normal' : undefined;
-    default:
-      return undefined;
-  }
-}
+const nextState = (run: StsRun, pod: Pod, inPlaceCompleted: boolean): LifecycleState | undefined =>
+  nextLifecycleState(pod, lifecycleOf(run.set), { updated: isUpdated(run, pod), inPlaceCompleted, normalWithoutHook: true });
 
 /** `write` carrying the lifecycle move that follows it when that is labels and annotations only. */
 function withLifecycleMove(run: StsRun, pod: Pod, write: StatusWrite): StatusWrite {
   if (lifecycleOf(run.set)?.inPlaceUpdate?.markPodNotReady) return write;
   const after = afterStatusWrite(pod, write);
-  const next = nextLifecycleState(run, after, true);
+  const next = nextState(run, after, true);
   if (!next) return write;
   const metadata = metadataOnlyChange(after, withLifecycleState(after, next, run.now));
   return metadata ? { ...write, metadata, reason: `${write.reason}; lifecycle ${lifecycleState(pod)} → ${next}` } : write;
@@ -81,7 +67,7 @@ export function refreshPod(run: StsRun, pod: Pod): boolean {
     writePodStatus(run, pod, withLifecycleMove(run, pod, statusWrite(pod, initial, `pod ${pod.metadata.name} is new: KruisePodReady=True`)));
     return true;
   }
-  const next = nextLifecycleState(run, pod, true);
+  const next = nextState(run, pod, true);
   if (!next) return false;
   const ready = lifecycleOf(run.set)?.inPlaceUpdate?.markPodNotReady && (next === 'Updated' || next === 'Normal') ? removeNotReadyKey(pod, PRE_UPDATE_HOOK_KEY, run.now) : undefined;
   if (ready) writePodStatus(run, pod, statusWrite(pod, ready, `pod ${pod.metadata.name} finished its in-place update: KruisePodReady back to True`));

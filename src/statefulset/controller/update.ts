@@ -24,7 +24,7 @@ import { afterStatusWrite } from '../../workload/pod-status-writes.js';
 import type { Pod } from '../../workload/pods.js';
 import { SPECIFIED_DELETE_LABEL } from '../types.js';
 import { deleteOrPrepare } from './delete.js';
-import { templateOfRevision } from './new-pod.js';
+import { templateOfRevision } from '../../workload/template-revision.js';
 import { gracePeriodOf, inPlaceOptions } from './refresh.js';
 import type { Slot } from './replicas.js';
 import {
