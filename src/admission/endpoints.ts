@@ -72,6 +72,16 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     sideEffects: 'None',
   },
   {
+    // Advanced DaemonSet defaults (OpenKruise's SetDefaultsDaemonSet).
+    path: 'mutate-daemonset',
+    type: 'mutating',
+    name: 'mdaemonset.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['daemonsets'], operations: ['CREATE', 'UPDATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
     path: 'validate-kruise',
     type: 'validating',
     name: 'vkruise.kruise-serverless.io',
@@ -79,6 +89,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads', 'resourcedistributions', 'clonesets'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['statefulsets'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['daemonsets'], operations: ['CREATE', 'UPDATE'] },
     ],
     failurePolicy: 'Fail',
     timeoutSeconds: 5,
@@ -169,5 +180,14 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status', 'persistentvolumeclaims/status'], operations: ['UPDATE'] },
     ],
     namespaceSelector: { matchLabels: { 'policy.kruise.io/delete-protection': 'Cascading' } },
+  },
+  {
+    // Nodes added, relabelled, tainted, cordoned or removed: per-node workloads (Advanced
+    // DaemonSet) run at once instead of at the next schedule. Heartbeats (nodes/status) are not sent.
+    ...OBSERVER,
+    dedicatedObserver: true,
+    path: 'observe-node',
+    name: 'observe-node.kruise-serverless.io',
+    rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['nodes'], operations: CHANGES }],
   },
 ];

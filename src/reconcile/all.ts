@@ -9,6 +9,7 @@ import { pubReconciler } from '../pub/controller/reconciler.js';
 import { pubDisruptionBudgets } from '../pub/budget-source.js';
 import { cloneSetReconcilerFor } from '../cloneset/controller/reconciler.js';
 import { statefulSetReconcilerFor } from '../statefulset/controller/reconciler.js';
+import { daemonSetReconciler } from '../daemonset/controller/reconciler.js';
 import { FEATURE_GATE_DEFAULTS, type FeatureGates } from './feature-gates.js';
 
 /** `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points. */
@@ -23,5 +24,6 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS): Reconc
     // In-place updates and deletions ask the PUBs first.
     cloneSetReconcilerFor({ gates, budgets: pubDisruptionBudgets }) as Reconciler,
     statefulSetReconcilerFor({ gates, budgets: pubDisruptionBudgets }) as Reconciler,
+    daemonSetReconciler as Reconciler,
   ];
 }

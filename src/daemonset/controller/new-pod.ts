@@ -1,0 +1,71 @@
+// A DaemonSet's pod for one node (OpenKruise's syncNodes with Kubernetes' CreatePodTemplate): the
+// current template with the native daemon tolerations, the `controller-revision-hash` label (and
+// `pod-template-generation` when the DaemonSet carries the template generation annotation), the
+// InPlaceUpdateReady readiness gate under InPlaceIfPossible, pinned to the node by required node
+// affinity, controlled by the DaemonSet.
+//
+// OpenKruise lets the API server generate the name (`<ds>-xxxxx`). Here the 5 characters are a hash
+// of the DaemonSet, the node, the revision and the first free index, so a run repeated on the same
+// observation (after a crash, or a lost answer) collides on the name instead of creating a second
+// pod on the node. Pure.
+import { withInPlaceUpdateReadinessGate } from '../../workload/inplace-update-condition.js';
+import { withDaemonTolerations } from '../../workload/node-eligibility.js';
+import type { SchedulingSpec } from '../../workload/nodes.js';
+import type { Pod } from '../../workload/pods.js';
+import { fnv1_32 } from '../../workload/revisions.js';
+import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DAEMONSET_NAME_LABEL, REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet } from '../types.js';
+import { pinnedToNode } from './placement.js';
+import { templateGeneration } from './run.js';
+
+/** generateName's limit: the prefix is cut so that prefix + 5 characters fit 63. */
+const MAX_PREFIX = 58;
+const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+function suffix(seed: string): string {
+  let n = fnv1_32(new TextEncoder().encode(seed));
+  let out = '';
+  for (let i = 0; i < 5; i++) {
+    out += ALPHABET[n % ALPHABET.length];
+    n = Math.floor(n / ALPHABET.length);
+  }
+  return out;
+}
+
+/** The pod's name: `<ds>-` and a hash of (DaemonSet, node, revision, index), the first index whose name is free. */
+export function daemonPodName(ds: DaemonSet, node: string, hash: string, taken: ReadonlySet<string>): string {
+  const prefix = `${ds.metadata.name}-`.slice(0, MAX_PREFIX);
+  for (let i = 0; ; i++) {
+    const name = prefix + suffix(`${ds.metadata.uid ?? ds.metadata.name}/${node}/${hash}/${i}`);
+    if (!taken.has(name)) return name;
+  }
+}
+
+export const isInPlaceType = (ds: DaemonSet): boolean =>
+  ds.spec.updateStrategy?.type === 'RollingUpdate' && ds.spec.updateStrategy.rollingUpdate?.rollingUpdateType === 'InPlaceIfPossible';
+
+export function newDaemonPod(ds: DaemonSet, node: string, hash: string, name: string): Pod {
+  const template = ds.spec.template ?? {};
+  const meta = template.metadata ?? {};
+  const generation = templateGeneration(ds);
+  const base = withDaemonTolerations(structuredClone(template.spec ?? {}) as SchedulingSpec & Record<string, unknown>);
+  const spec: Record<string, unknown> = { ...base, affinity: pinnedToNode(base['affinity'], node) };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: ds.metadata.namespace,
+      labels: {
+        ...(meta.labels ?? {}),
+        ...(generation !== undefined ? { [TEMPLATE_GENERATION_LABEL]: generation } : {}),
+        [REVISION_HASH_LABEL]: hash,
+        // A label value is at most 63 characters; a longer name goes without (the observer then misses the pod).
+        ...(ds.metadata.name.length <= 63 ? { [DAEMONSET_NAME_LABEL]: ds.metadata.name } : {}),
+      },
+      ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
+      ...(meta.finalizers?.length ? { finalizers: [...meta.finalizers] } : {}),
+      ownerReferences: [{ apiVersion: DAEMONSET_API_VERSION, kind: DAEMONSET_KIND, name: ds.metadata.name, uid: ds.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    },
+    spec: (isInPlaceType(ds) ? withInPlaceUpdateReadinessGate(spec) : spec) as Pod['spec'],
+  };
+}

@@ -1,0 +1,82 @@
+// Where a DaemonSet's pods are and should be (OpenKruise's getNodesToDaemonPods and
+// nodeShouldRunDaemonPod, with Kubernetes' daemon util): the node each pod is bound or pinned
+// to, the order pods of one node are compared in, and whether each node should run the pod. Pure.
+import { daemonNodeEligibility } from '../../workload/node-eligibility.js';
+import type { Node, NodeSelectorTerm, SchedulingSpec } from '../../workload/nodes.js';
+import { timeOf, type Pod } from '../../workload/pods.js';
+import type { DaemonSet } from '../types.js';
+
+export type NodeEligibility = { shouldRun: boolean; shouldContinueRunning: boolean; reason?: string };
+
+/** nodeShouldRunDaemonPod: the template's nodeName, nodeSelector, required affinity and taints (with the daemon tolerations). */
+export function nodeEligibility(node: Node, ds: DaemonSet): NodeEligibility {
+  return daemonNodeEligibility(node, (ds.spec.template?.spec ?? {}) as SchedulingSpec);
+}
+
+type Affinity = { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] | null } | null } | null };
+
+/** util.GetTargetNodeName: spec.nodeName, else the single `metadata.name In [node]` field requirement of the required affinity. */
+export function targetNodeName(pod: Pod): string | undefined {
+  if (pod.spec.nodeName) return pod.spec.nodeName;
+  const terms = (pod.spec.affinity as Affinity | undefined)?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  for (const term of terms) {
+    for (const f of term.matchFields ?? []) {
+      if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * ReplaceDaemonSetPodNodeNameNodeAffinity: the pod is pinned to `node` by a required
+ * `matchFields metadata.name In [node]` term, which replaces the template's required terms (the
+ * controller has already checked them against the node); preferred terms are kept.
+ */
+export function pinnedToNode(affinity: unknown, node: string): Record<string, unknown> {
+  const term = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] };
+  const base = (affinity && typeof affinity === 'object' ? structuredClone(affinity) : {}) as Record<string, unknown> & { nodeAffinity?: Record<string, unknown> | null };
+  const nodeAffinity = base.nodeAffinity && typeof base.nodeAffinity === 'object' ? base.nodeAffinity : {};
+  const required = nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+  const next = required && typeof required === 'object' ? { ...(required as object), nodeSelectorTerms: [term] } : { nodeSelectorTerms: [term] };
+  return { ...base, nodeAffinity: { ...nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: next } };
+}
+
+/** The DaemonSet's pods by target node; pods with none are returned apart. */
+export function podsByNode(pods: readonly Pod[]): { byNode: Map<string, Pod[]>; unplaced: Pod[] } {
+  const byNode = new Map<string, Pod[]>();
+  const unplaced: Pod[] = [];
+  for (const pod of pods) {
+    const node = targetNodeName(pod);
+    if (node === undefined) unplaced.push(pod);
+    else byNode.set(node, [...(byNode.get(node) ?? []), pod]);
+  }
+  return { byNode, unplaced };
+}
+
+/** podByCreationTimestampAndPhase: bound pods first, then older first, then by name. */
+export function podOrder(a: Pod, b: Pod): number {
+  const boundA = Boolean(a.spec.nodeName);
+  const boundB = Boolean(b.spec.nodeName);
+  if (boundA !== boundB) return boundA ? -1 : 1;
+  const ta = timeOf(a.metadata.creationTimestamp);
+  const tb = timeOf(b.metadata.creationTimestamp);
+  if (ta !== tb) return ta - tb;
+  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+}
+
+/** findUpdatedPodsOnNode: the node's one new and one old pod (terminating ones ignored); ok false when there are more. */
+export function updatedPodsOnNode(pods: readonly Pod[], isUpdated: (p: Pod) => boolean): { newPod?: Pod; oldPod?: Pod; ok: boolean } {
+  let newPod: Pod | undefined;
+  let oldPod: Pod | undefined;
+  for (const pod of pods) {
+    if (pod.metadata.deletionTimestamp) continue;
+    if (isUpdated(pod)) {
+      if (newPod) return { ok: false };
+      newPod = pod;
+    } else {
+      if (oldPod) return { ok: false };
+      oldPod = pod;
+    }
+  }
+  return { ...(newPod ? { newPod } : {}), ...(oldPod ? { oldPod } : {}), ok: true };
+}
