@@ -61,7 +61,7 @@ describe('placement', () => {
     const plan = decide(d, nodes, []);
     expect(creates(plan)).toEqual(['a', 'c']);
     const pod = plan.writes.find((w) => w.op === 'create' && (w.object as KubeObject).kind === 'Pod');
-    const spec = (pod as { object: Pod }).object.spec as { tolerations: { key: string }[] };
+    const spec = (pod as unknown as { object: Pod }).object.spec as unknown as { tolerations: { key: string }[] };
     expect(spec.tolerations.map((t) => t.key)).toContain('node.kubernetes.io/unschedulable');
     expect(plan.status[0]!.status).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 0, numberUnavailable: 2 });
   });
@@ -134,6 +134,6 @@ describe('rolling update', () => {
     const plan = decide(ds({}, 'app:2', { lifecycle: hook }), nodes, pods, [rev1]);
     expect(deletes(plan)).toEqual([]);
     const update = plan.writes.find((w) => w.op === 'update');
-    expect((update as { object: Pod }).object.metadata.labels).toMatchObject({ 'lifecycle.apps.kruise.io/state': 'PreparingDelete' });
+    expect((update as unknown as { object: Pod }).object.metadata.labels).toMatchObject({ 'lifecycle.apps.kruise.io/state': 'PreparingDelete' });
   });
 });

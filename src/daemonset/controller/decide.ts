@@ -26,6 +26,12 @@ import { daemonSetStatus, STATUS_FIELDS } from './status.js';
  */
 export const WAITING_REQUEUE_MS = 3_000;
 
+/**
+ * While a pod of ours is terminating: its node gets its next pod once it is gone, and a pod's
+ * deletion sends no event (only status changes do), so look again this soon.
+ */
+export const TERMINATING_REQUEUE_MS = 1_000;
+
 const isPaused = (ds: DaemonSet) => ds.spec.updateStrategy?.rollingUpdate?.paused === true;
 
 function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node[], o: DaemonSetObserved, now: Date, plan: Plan): number | undefined {
@@ -84,7 +90,8 @@ function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node
   const wrote = run.plan.writes.length + run.plan.status.length > 0;
   const pods = [...run.podsByNode.values()].flat();
   const settled = !wrote && status.currentNumberScheduled === status.desiredNumberScheduled && status.numberMisscheduled === 0 && pods.every((p) => !p.metadata.deletionTimestamp && isAvailable(run, p));
-  const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, settled ? undefined : WAITING_REQUEUE_MS].filter((w): w is number => w !== undefined);
+  const terminating = owned.some((p) => p.metadata.deletionTimestamp);
+  const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, settled ? undefined : WAITING_REQUEUE_MS, terminating ? TERMINATING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }
 

@@ -1,0 +1,75 @@
+// Advanced DaemonSet on the Lambda path: every reconcile runs in the production Lambda handler,
+// triggered as AWS triggers it — the ObjectChanged events the Worker publishes when it admits the
+// DaemonSet, a Node (the node observer) or a status change of one of its pods, and the SQS
+// wake-ups runs ask for. Users act with no sleep and no push in between; the one-minute schedule
+// never fires.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonSetFeature } from '../../src/daemonset/index.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
+import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
+import { eventually } from './support/kube.js';
+import { ADS, POOL, daemonSetOf, dsOf, live, nodeOf, podLine, podsOf, rolledOut } from './support/daemonset.js';
+
+let lambda: LambdaPath;
+let env: EdgeEnv;
+
+beforeAll(async () => {
+  lambda = await startLambdaPath();
+  env = await startEdgeEnv('adsl', [daemonSetFeature], { workerBindings: lambda.bindings });
+  await lambda.attach({ clusterId: env.clusterId, kube: env.kube, edge: env.edge });
+  await env.resync(); // the install's push: nothing is configured yet
+});
+afterAll(async () => {
+  await lambda?.close();
+  await env?.dispose();
+});
+
+const NODES = ['adsl-pool-1', 'adsl-pool-2'];
+const ref = (name: string): KubeObject => ({ ...ADS, metadata: { name, namespace: env.ns } });
+const runsOf = (name: string) => lambda.summaries.flatMap((s) => s.runs.filter((r) => r.reconciler === 'DaemonSet' && (r.scope === 'all' || r.scope.some((o) => o.endsWith(`/${name}`)))));
+const waitRolledOut = (name: string, nodes: readonly string[], img: string) =>
+  eventually(`${name}: ${nodes.length} pods at ${img}`, () => rolledOut(env.kube, env.ns, name, nodes, img), 60_000, 50).catch(async (e: unknown) => {
+    throw new Error(`${String(e)}\n${(await podsOf(env.kube, env.ns, name)).map(podLine).join('\n')}\n${JSON.stringify((await dsOf(env.kube, env.ns, name)).status)}`);
+  });
+
+describe('Advanced DaemonSet through the Lambda', () => {
+  it('created: a pod per node and the status, written by the Lambda', async () => {
+    await env.kubelet.addNodes(NODES.map((name) => ({ name, labels: { [POOL]: 'lam' } })));
+    await env.kube.create(daemonSetOf(env.ns, 'lam', { pool: 'lam', rollingUpdate: { rollingUpdateType: 'InPlaceIfPossible', maxUnavailable: 1 } }));
+    await waitRolledOut('lam', NODES, 'app:1');
+    expect(runsOf('lam').some((r) => r.acted && r.applied > 0)).toBe(true);
+  });
+
+  it('a node added, then tainted NoExecute: its pod comes and goes from the node observer’s events, with the SQS wake-ups stalled', async () => {
+    lambda.stallWakeUps(true);
+    try {
+      const started = Date.now();
+      await env.kubelet.addNodes([{ name: 'adsl-pool-3', labels: { [POOL]: 'lam' } }]);
+      await eventually('a pod on the new node', async () => (live(await podsOf(env.kube, env.ns, 'lam')).some((p) => nodeOf(p) === 'adsl-pool-3') ? true : undefined), 10_000, 20);
+      console.log(`node added → its pod created through the Lambda: ${Date.now() - started} ms`);
+      expect(lambda.published).toContainEqual(expect.objectContaining({ apiVersion: 'v1', kind: 'Node', name: 'adsl-pool-3' }));
+      await env.kube.patch({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'adsl-pool-3' } }, { spec: { taints: [{ key: 'gone', effect: 'NoExecute' }] } });
+      await eventually('the pod gone from the tainted node', async () => (live(await podsOf(env.kube, env.ns, 'lam')).some((p) => nodeOf(p) === 'adsl-pool-3') ? undefined : true), 10_000, 20);
+    } finally {
+      lambda.stallWakeUps(false);
+      await env.kubelet.removeNodes(['adsl-pool-3']);
+    }
+  });
+
+  it('an image change under InPlaceIfPossible completes in place from its pods’ status events alone (SQS wake-ups stalled)', async () => {
+    const before = new Map(live(await podsOf(env.kube, env.ns, 'lam')).filter((p) => NODES.includes(nodeOf(p))).map((p) => [p.metadata.name, p.metadata.uid]));
+    lambda.stallWakeUps(true);
+    try {
+      const started = Date.now();
+      await env.kube.patch(ref('lam'), { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } } } });
+      await waitRolledOut('lam', NODES, 'app:2');
+      console.log(`in-place rollout of 2 nodes through the Lambda, events only: ${Date.now() - started} ms`);
+    } finally {
+      lambda.stallWakeUps(false);
+    }
+    const after = live(await podsOf(env.kube, env.ns, 'lam'));
+    expect(new Map(after.map((p) => [p.metadata.name, p.metadata.uid]))).toEqual(before);
+    expect(lambda.published).toContainEqual(expect.objectContaining({ kind: 'DaemonSet', name: 'lam', reason: 'pod-status' }));
+  });
+});
