@@ -64,7 +64,9 @@ describe('Advanced DaemonSet through the Lambda', () => {
       const started = Date.now();
       await env.kube.patch(ref('lam'), { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } } } });
       await waitRolledOut('lam', NODES, 'app:2');
-      console.log(`in-place rollout of 2 nodes through the Lambda, events only: ${Date.now() - started} ms`);
+      const timeline = lambda.finished.filter((f) => f.at >= started).map((f) => `+${f.at - started} ms ${f.summary.trigger} ${f.summary.eventId ?? ''} ${f.summary.runs.map((r) => `${r.reconciler} acted=${r.acted} applied=${r.applied}`).join(' ')}`);
+      const events = lambda.received.filter((e) => e.at >= started).map((e) => `+${e.at - started} ms ${e.id} ${String(e.detail.kind)} ${String(e.detail.reason)}`);
+      console.log(`in-place rollout of 2 nodes through the Lambda, events only: ${Date.now() - started} ms\nevents:\n  ${events.join('\n  ')}\nruns:\n  ${timeline.join('\n  ')}`);
     } finally {
       lambda.stallWakeUps(false);
     }
