@@ -137,3 +137,22 @@ describe('rolling update', () => {
     expect((update as unknown as { object: Pod }).object.metadata.labels).toMatchObject({ 'lifecycle.apps.kruise.io/state': 'PreparingDelete' });
   });
 });
+
+describe('in-place completion', () => {
+  it('InPlaceUpdateReady back to True with Ready recomputed from ContainersReady and the gates', () => {
+    const d = ds({ rollingUpdateType: 'InPlaceIfPossible' });
+    const rev = revisionOf(d);
+    const hash = rev.metadata.labels!['controller-revision-hash']!;
+    const base = readyPod(d, 'n1', rev);
+    const state = { revision: hash, updateTimestamp: EARLIER, lastContainerStatuses: { main: { imageID: 'id-old' } }, updateImages: true };
+    const pod: Pod = {
+      ...base,
+      metadata: { ...base.metadata, annotations: { 'apps.kruise.io/inplace-update-state': JSON.stringify(state) } },
+      status: { ...base.status, conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: EARLIER }, { type: 'ContainersReady', status: 'True', lastTransitionTime: EARLIER }, { type: 'InPlaceUpdateReady', status: 'False', lastTransitionTime: EARLIER }] },
+    };
+    const plan = decide(d, [node('n1')], [pod], [rev]);
+    const write = plan.status.find((s) => s.target.kind === 'Pod');
+    const conditions = write?.status['conditions'] as { type: string; status: string }[];
+    expect(Object.fromEntries(conditions.map((c) => [c.type, c.status]))).toEqual({ Ready: 'True', ContainersReady: 'True', InPlaceUpdateReady: 'True' });
+  });
+});
