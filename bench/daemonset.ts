@@ -31,7 +31,7 @@ const SETTLE_MS = 3_000;
 const GOAL = 0.5;
 
 const started = performance.now();
-const log = (m: string) => process.stderr.write(`[bench:daemonset ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`);
+const log = (m: string) => process.stderr.write(`[bench:daemonset ${((performance.now() - started) / 1000).toFixed(process.env.KS_BENCH_TRACE === '1' ? 2 : 0).padStart(4)} s] ${m}\n`);
 
 type Workload = { label: string; controller: string; ns: string; object: KubeObject };
 type Result = { label: string; controller: string; wallMs: number; statusMs: number; recreated: number; writes: Tally };
@@ -84,6 +84,8 @@ try {
     kube: loopKube, reconcilers: [daemonSetReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
     run: (r, scope) => runReconciler(loopKube, r, { scope, identity: 'bench-ads', heldLeases: held }),
     log: (m) => log(`[loop] ${m}`),
+    // KS_BENCH_TRACE=1: one line per run (when it ended, how long, what it wrote).
+    onReport: (r, scope) => process.env.KS_BENCH_TRACE === '1' && log(`[run] ${scope.kind} ${r.durationMs} ms, ${r.apiCalls} calls, ${r.applied} applied, ${r.conflicts} conflicts`),
   });
   for (const make of [ads, native]) {
     const ns = `bench-${make === ads ? 'ads' : 'native'}`;
