@@ -97,10 +97,13 @@ describe('the Advanced DaemonSet webhooks', () => {
 describe('seed 002: the Advanced DaemonSet examples', () => {
   it('03 then 04: a pod on every node with the columns kubectl shows; a node-label selector updates only that node’s pod', async () => {
     const nodes = (await env.kube.list<KubeObject>('v1', 'Node')).items.map((n) => n.metadata!.name!).sort();
+    const t0 = Date.now();
     await env.kube.create(seed('002-daemonset-rolling-update-standard.yaml'));
     await waitRolledOut('nginx', nodes, 'nginx:1.7.9');
+    const t1 = Date.now();
     // kubectl get daemon: the printer columns.
     const table = await kubectl('get', 'daemon', 'nginx', '-n', env.ns);
+    console.log(`seed 03: ${nodes.length} pods ready ${t1 - t0} ms after the create; kubectl get daemon took ${Date.now() - t1} ms`);
     expect(table.split('\n')[0]).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE/);
     expect(table.split('\n')[1]).toMatch(new RegExp(`^nginx\\s+${nodes.length}\\s+${nodes.length}\\s+${nodes.length}\\s+${nodes.length}\\s+${nodes.length}\\s`));
     const before = new Map(live(await pods('nginx')).map((p) => [nodeOf(p), p.metadata.name]));
@@ -110,11 +113,13 @@ describe('seed 002: the Advanced DaemonSet examples', () => {
     const spec = next.spec as { updateStrategy: { rollingUpdate: { selector: { matchLabels: Record<string, string> } } } };
     spec.updateStrategy.rollingUpdate.selector.matchLabels['kubernetes.io/hostname'] = canary;
     await env.kube.patch(ref('nginx'), { spec: next.spec });
+    const t2 = Date.now();
     const done = await eventually('only the canary node updated', async () => {
       const s = (await ds('nginx')).status;
       const now = live(await pods('nginx'));
       return s?.updatedNumberScheduled === 1 && s.numberAvailable === nodes.length && now.length === nodes.length ? now : undefined;
     }, 30_000, 50);
+    console.log(`seed 04: the canary node's pod replaced ${Date.now() - t2} ms after the apply`);
     for (const p of done) {
       if (nodeOf(p) === canary) {
         expect(p.spec?.containers[0]!.image).toBe('nginx');

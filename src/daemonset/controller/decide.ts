@@ -88,9 +88,10 @@ function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node
   if (errs.length) return undefined;
 
   const wrote = run.plan.writes.length + run.plan.status.length > 0;
-  const pods = [...run.podsByNode.values()].flat();
+  // Pods on nodes that are gone are left to the pod GC: nothing here waits for them.
+  const pods = [...run.podsByNode].filter(([node]) => run.nodes.has(node)).flatMap(([, ps]) => ps);
   const settled = !wrote && status.currentNumberScheduled === status.desiredNumberScheduled && status.numberMisscheduled === 0 && pods.every((p) => !p.metadata.deletionTimestamp && isAvailable(run, p));
-  const terminating = owned.some((p) => p.metadata.deletionTimestamp);
+  const terminating = pods.some((p) => p.metadata.deletionTimestamp);
   const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, settled ? undefined : WAITING_REQUEUE_MS, terminating ? TERMINATING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }

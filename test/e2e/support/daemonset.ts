@@ -56,7 +56,8 @@ export const nodeOf = (p: Pod) => p.spec?.nodeName ?? p.spec?.affinity?.nodeAffi
 
 /** Every node has exactly one live pod, at `image`, available, and status says all are updated. */
 export async function rolledOut(kube: KubeHttp, ns: string, name: string, nodes: readonly string[], image: string): Promise<DsObj | undefined> {
-  const pods = await podsOf(kube, ns, name);
+  // Pods on other nodes (a node deleted earlier, its pod left to the pod GC) are not looked at.
+  const pods = (await podsOf(kube, ns, name)).filter((p) => nodes.includes(nodeOf(p)));
   const ds = await dsOf(kube, ns, name);
   const s = ds.status;
   if (pods.length !== nodes.length || !nodes.every((n) => live(pods).filter((p) => nodeOf(p) === n).length === 1)) return undefined;
