@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonSetFeature } from '../../src/daemonset/index.js';
 import type { KubeObject } from '../../src/kube/http.js';
+import type { Pod } from './support/edge-env.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
 import { eventually } from './support/kube.js';
-import { ADS, POOL, daemonSetOf, dsOf, live, nodeOf, podLine, podsOf, rolledOut } from './support/daemonset.js';
+import { ADS, POOL, daemonSetOf, dsOf, live, nodeOf, placementViolations, podLine, podsOf, rolledOut } from './support/daemonset.js';
 
 let lambda: LambdaPath;
 let env: EdgeEnv;
@@ -68,5 +69,65 @@ describe('Advanced DaemonSet through the Lambda', () => {
     const after = live(await podsOf(env.kube, env.ns, 'lam'));
     expect(new Map(after.map((p) => [p.metadata.name, p.metadata.uid]))).toEqual(before);
     expect(lambda.received.filter((e) => e.at >= started && e.detail.kind === 'DaemonSet' && e.detail.reason === 'pod-status').length).toBeGreaterThan(0);
+  });
+
+  it('maxSurge with a node selector, then partition, then paused: each step as the Node loop does it, no old pod left beside an available new one', async () => {
+    const name = 'lsurge';
+    const nodes = ['adsl-surge-1', 'adsl-surge-2', 'adsl-surge-3'];
+    await env.kubelet.addNodes(nodes.map((n) => ({ name: n, labels: { [POOL]: 'lsurge', ...(n.endsWith('-1') ? { canary: 'yes' } : {}) } })));
+    await env.kube.create(daemonSetOf(env.ns, name, { pool: 'lsurge', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }));
+    await waitRolledOut(name, nodes, 'app:1');
+    const found: string[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        found.push(...placementViolations(await podsOf(env.kube, env.ns, name), 2));
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    })();
+    const images = async () => Object.fromEntries(live(await podsOf(env.kube, env.ns, name)).map((p) => [nodeOf(p), p.spec?.containers[0]!.image]));
+    // Only the canary node.
+    await env.kube.patch(ref(name), { spec: { updateStrategy: { rollingUpdate: { selector: { matchLabels: { canary: 'yes' } } } }, template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } } } });
+    await eventually('the canary updated', async () => {
+      const s = (await dsOf(env.kube, env.ns, name)).status;
+      const now = await images();
+      return s?.updatedNumberScheduled === 1 && s.numberAvailable === 3 && Object.keys(now).length === 3 && now['adsl-surge-1'] === 'app:2' ? now : undefined;
+    }, 30_000, 50);
+    // No selector, partition 1: two of three updated (the canary, then the highest name: the lowest other node stays old).
+    await env.kube.patch(ref(name), { spec: { updateStrategy: { rollingUpdate: { selector: null, partition: 1 } } } });
+    const partitioned = await eventually('2 of 3 updated', async () => {
+      const s = (await dsOf(env.kube, env.ns, name)).status;
+      const now = await images();
+      return s?.updatedNumberScheduled === 2 && s.numberAvailable === 3 && Object.keys(now).length === 3 && Object.values(now).filter((i) => i === 'app:1').length === 1 ? now : undefined;
+    }, 30_000, 50);
+    expect(Object.values(partitioned).sort()).toEqual(['app:1', 'app:2', 'app:2']);
+    // Paused: a new node still gets its pod, at the current revision; nothing else moves.
+    await env.kube.patch(ref(name), { spec: { updateStrategy: { rollingUpdate: { partition: 0, paused: true } } } });
+    await env.kubelet.addNodes([{ name: 'adsl-surge-4', labels: { [POOL]: 'lsurge' } }]);
+    await eventually('the new node’s pod', async () => ((await images())['adsl-surge-4'] === 'app:2' ? true : undefined), 30_000, 50);
+    expect(Object.values(await images()).filter((i) => i === 'app:1')).toHaveLength(1);
+    await env.kube.patch(ref(name), { spec: { updateStrategy: { rollingUpdate: { paused: false } } } });
+    await waitRolledOut(name, [...nodes, 'adsl-surge-4'], 'app:2');
+    sampling = false;
+    await sampler;
+    expect(found).toEqual([]);
+    await env.kubelet.removeNodes([...nodes, 'adsl-surge-4']);
+  });
+
+  it('the preDelete hook, and a node deleted mid-rollout', async () => {
+    const name = 'lhook';
+    const nodes = ['adsl-hook-1', 'adsl-hook-2', 'adsl-hook-3'];
+    await env.kubelet.addNodes(nodes.map((n) => ({ name: n, labels: { [POOL]: 'lhook' } })));
+    await env.kube.create(daemonSetOf(env.ns, name, { pool: 'lhook', extra: { lifecycle: { preDelete: { labelsHandler: { 'example.com/hold': 'true' } } } } }));
+    await waitRolledOut(name, nodes, 'app:1');
+    const held = live(await podsOf(env.kube, env.ns, name)).find((p) => nodeOf(p) === 'adsl-hook-3')!;
+    await env.kube.patch(held, { metadata: { labels: { 'example.com/hold': 'true' } } });
+    await env.kube.patch(ref(name), { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } } } });
+    await eventually('PreparingDelete', async () => ((await env.kube.get<Pod>('v1', 'Pod', held.metadata.name, env.ns)).metadata.labels?.['lifecycle.apps.kruise.io/state'] === 'PreparingDelete' ? true : undefined), 30_000, 50);
+    // A node goes away while the held pod blocks the rollout; releasing the hook lets the rest finish.
+    await env.kubelet.removeNodes(['adsl-hook-1']);
+    await env.kube.patch(held, { metadata: { labels: { 'example.com/hold': null } } });
+    await waitRolledOut(name, nodes.slice(1), 'app:2');
+    await env.kubelet.removeNodes(nodes.slice(1));
   });
 });
