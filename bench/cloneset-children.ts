@@ -34,9 +34,10 @@ export async function bundleChildren(): Promise<Bundles> {
 /** The Node loop in its own process: `snapshot()` asks for its counts so far; `stop()` ends it and returns the last. */
 export type LoopChild = { pid: number; snapshot(): Promise<LoopSnapshot>; stop(): Promise<LoopSnapshot> };
 
-export async function startLoop(bundle: string, kubeconfig: string, log: (m: string) => void): Promise<LoopChild> {
+/** `kinds`: the reconcilers the loop runs (default: the CloneSet's alone). */
+export async function startLoop(bundle: string, kubeconfig: string, log: (m: string) => void, kinds: readonly string[] = ['CloneSet']): Promise<LoopChild> {
   // execArgv: [] — plain node, not this process's tsx loader.
-  const child: ChildProcess = fork(bundle, [kubeconfig], { cwd: REPO_ROOT, execArgv: [], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  const child: ChildProcess = fork(bundle, [kubeconfig, kinds.join(',')], { cwd: REPO_ROOT, execArgv: [], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
   child.stderr?.on('data', (c: Buffer) => c.toString().split('\n').filter(Boolean).forEach((l) => log(l)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let last: LoopSnapshot | undefined;

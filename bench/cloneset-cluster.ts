@@ -47,10 +47,11 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startBenchCluster(nodes: { count: number; podsEach: number }, log: (m: string) => void): Promise<BenchCluster> {
+/** `name`: the control plane's (its state directory); bench/workloads.ts runs its own. */
+export async function startBenchCluster(nodes: { count: number; podsEach: number }, log: (m: string) => void, name: string = CONTROL_PLANE): Promise<BenchCluster> {
   // A control plane left by a killed run under this name: start afresh (its etcd is wiped).
-  await stopControlPlane(CONTROL_PLANE);
-  const cp = await startControlPlane(CONTROL_PLANE, log);
+  await stopControlPlane(name);
+  const cp = await startControlPlane(name, log);
   const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(cp.kubeconfig));
   const own = countRequests(kube);
   const kubeletKube = await KubeHttp.fromKubeConfig(loadKubeConfig(cp.kubeconfig));
@@ -68,7 +69,7 @@ export async function startBenchCluster(nodes: { count: number; podsEach: number
       await kubelet.stop();
       kube.close();
       kubeletKube.close();
-      await stopControlPlane(CONTROL_PLANE, true);
+      await stopControlPlane(name, true);
     },
   };
 }

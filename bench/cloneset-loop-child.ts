@@ -1,6 +1,8 @@
-// The CloneSet controller as a user runs it (`kruise-serverless reconcile` without --once): the
-// Node loop, watch-triggered, in its own process, its API client counted (bench/cloneset-counting.ts).
-//   node <bundle of this file> <kubeconfig>       (bench/cloneset-children.ts forks it, with IPC)
+// A workload controller, the CloneSet's unless told, as a user runs it (`kruise-serverless reconcile`
+// without --once): the Node loop, watch-triggered, in its own process, its API client counted (bench/cloneset-counting.ts).
+//   node <bundle of this file> <kubeconfig> [<kinds>]   (bench/cloneset-children.ts forks it, with IPC)
+// <kinds>: the reconcilers to run, by kind, comma-separated (default CloneSet; bench/workloads.ts
+// runs StatefulSet).
 // Messages: it sends {type:'ready'} after its first full resync (watches started), and answers
 // 'snapshot' with its counts so far; 'stop' ends the loop, releases its lease and exits.
 import { hostname } from 'node:os';
@@ -22,20 +24,25 @@ export type LoopSnapshot = {
   conflicts: number;
   failed: number;
   skipped: number;
+  /** Time spent in runs (sum of their durations, ms) and the API requests they made (reads included). */
+  busyMs: number;
+  apiCalls: number;
   peakRssMb: number;
 };
 
-const [kubeconfig = ''] = process.argv.slice(2);
+const [kubeconfig = '', kinds = 'CloneSet'] = process.argv.slice(2);
 const send = (m: unknown) => process.send?.(m);
 const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
 const byNamespace: Record<string, number> = {};
 const tally = countRequests(kube, byNamespace);
-const cloneSets = reconcilers().filter((r) => r.kind === 'CloneSet');
-if (cloneSets.length !== 1) throw new Error('no CloneSet reconciler in src/reconcile/all.ts');
+const wanted = kinds.split(',');
+const running = reconcilers().filter((r) => wanted.includes(r.kind));
+const missing = wanted.filter((k) => !running.some((r) => r.kind === k));
+if (missing.length) throw new Error(`no ${missing.join(', ')} reconciler in src/reconcile/all.ts`);
 const identity = `${hostname()}-${process.pid}`;
 // As `reconcile` runs the Node loop: leases kept between runs.
 const heldLeases = new HeldLeases();
-const counts = { runs: 0, applied: 0, conflicts: 0, failed: 0, skipped: 0 };
+const counts = { runs: 0, applied: 0, conflicts: 0, failed: 0, skipped: 0, busyMs: 0, apiCalls: 0 };
 const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, byNamespace: { ...byNamespace }, ...counts, peakRssMb: peakRssMb() });
 
 // KS_BENCH_TRACE=1: one stderr line per run (when it ended, how long it took, what it wrote).
@@ -50,12 +57,14 @@ process.on('disconnect', () => stop.abort());
 
 let ready = false;
 await runLoop({
-  kube, reconcilers: cloneSets, watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
+  kube, reconcilers: running, watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
   run: (r, scope) => runReconciler(kube, r, { scope, identity, heldLeases, log: (m) => console.error(`[loop] ${m}`) }),
   log: (m) => console.error(`[loop] ${m}`),
   onReport: (r, scope) => {
     if (TRACE) console.error(`[loop trace] ${(performance.now() - TRACE_T0).toFixed(0)} ms: ${scope.kind} run ${r.durationMs} ms, ${r.apiCalls} calls, ${r.applied} applied, ${r.conflicts} conflicts`);
     counts.runs += 1;
+    counts.busyMs += r.durationMs;
+    counts.apiCalls += r.apiCalls;
     counts.applied += r.applied;
     counts.conflicts += r.conflicts;
     counts.failed += r.failed.length;

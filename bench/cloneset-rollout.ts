@@ -65,10 +65,10 @@ const only = (t: Tally, keep: (key: string) => boolean): Tally => Object.fromEnt
 
 export type RolloutFailure = { workload: string; error: string };
 
-type Counts = { apiserver: Tally; loop: LoopSnapshot; kubelet: Tally; own: Tally };
+export type Counts = { apiserver: Tally; loop: LoopSnapshot; kubelet: Tally; own: Tally };
 
 /** Every counter at one moment: the kubelet paused meanwhile (between its passes), so its writes and the API server's count agree. */
-async function snapshot(c: BenchCluster, loop: LoopChild): Promise<Counts> {
+export async function snapshot(c: BenchCluster, loop: LoopChild): Promise<Counts> {
   await c.kubelet.stop();
   try {
     const loopCounts = await loop.snapshot();
@@ -77,6 +77,17 @@ async function snapshot(c: BenchCluster, loop: LoopChild): Promise<Counts> {
   } finally {
     c.kubelet.start();
   }
+}
+
+/** The writes between two snapshots, by writer: the API server's count less everyone we can count is the rest (kube-controller-manager's, and the loop's again). */
+export function attributeWrites(s0: Counts, s1: Counts): { kubelet: Tally; scheduler: Tally; apiserver: Tally; attributed: Tally; loopWrites: Tally } {
+  const kubelet = writesOf(minus(s1.kubelet, s0.kubelet));
+  const own = writesOf(minus(s1.own, s0.own));
+  const seen = writesOf(minus(s1.apiserver, s0.apiserver));
+  const scheduler = only(seen, isScheduler);
+  const apiserver = only(seen, isApiserverOwn);
+  const attributed = writesOf(minus(minus(minus(minus(seen, kubelet), own), scheduler), apiserver));
+  return { kubelet, scheduler, apiserver, attributed, loopWrites: writesOf(minus(s1.loop.tally, s0.loop.tally)) };
 }
 
 async function rollOne(c: BenchCluster, loop: LoopChild, w: Workload, replicas: number, log: (m: string) => void): Promise<RolloutResult> {
@@ -96,13 +107,7 @@ async function rollOne(c: BenchCluster, loop: LoopChild, w: Workload, replicas: 
   await sleep(SETTLE_MS);
   const s1 = await snapshot(c, loop);
   const after = await podsOf(c.kube, ROLLOUT_NAMESPACE, w.app);
-  const kubelet = writesOf(minus(s1.kubelet, s0.kubelet));
-  const own = writesOf(minus(s1.own, s0.own));
-  const seen = writesOf(minus(s1.apiserver, s0.apiserver));
-  const scheduler = only(seen, isScheduler);
-  const apiserver = only(seen, isApiserverOwn);
-  const attributed = writesOf(minus(minus(minus(minus(seen, kubelet), own), scheduler), apiserver));
-  const loopWrites = writesOf(minus(s1.loop.tally, s0.loop.tally));
+  const { kubelet, scheduler, apiserver, attributed, loopWrites } = attributeWrites(s0, s1);
   const isCloneSet = w.object.kind === CLONESET.kind;
   const result: RolloutResult = {
     workload: w.label, controller: w.controller, replicas, wallMs, statusMs: (statusAt ?? performance.now()) - t0,

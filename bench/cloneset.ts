@@ -11,9 +11,9 @@
 // printed, never asserted. --quick: 20 replicas, 10 and 50 CloneSets, 3 samples; --only=rollouts
 // (or resyncs, latency, comma-separated) measures just those parts. Loopback only;
 // bounded; its own control plane ("bench-cloneset"), stopped at the end.
-import { execFileSync } from 'node:child_process';
-import { K8S_VERSION, REPO_ROOT } from '../test/cluster/control-plane.js';
+import { K8S_VERSION } from '../test/cluster/control-plane.js';
 import { startLambdaPath, type LambdaPath } from '../test/e2e/support/lambda-path.js';
+import { codeUnderTest } from './code-under-test.js';
 import { bundleChildren, startLoop, type LoopChild } from './cloneset-children.js';
 import { deleteNamespaces, startBenchCluster, type BenchCluster } from './cloneset-cluster.js';
 import { startEdge, type Edge } from './cloneset-edge.js';
@@ -41,17 +41,6 @@ async function attempt<T>(what: string, body: () => Promise<T>, part?: 'rollouts
   } catch (e) {
     log(`${what} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-/** Which controller this run measures: the commit, and whether src/ had uncommitted changes (bundled as found). */
-function codeUnderTest(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT }).toString().trim();
-  try {
-    const changed = git('status', '--short', '--', 'src', 'functions').split('\n').filter(Boolean).length;
-    return `${git('log', '-1', '--format=%h %cI')}${changed ? ` + ${changed} uncommitted files under src/ and functions/` : ''}`;
-  } catch {
-    return 'unknown (no git)';
   }
 }
 
