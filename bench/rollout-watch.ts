@@ -66,12 +66,13 @@ export async function watchRollout(kube: KubeHttp, o: WatchOpts): Promise<Rollou
   const isDone = (p: Pod) => rolledOut([p], 1, o.image);
 
   const onPod = (type: string, pod: Pod) => {
-    if (t0 === undefined) return;
-    const now = since();
     const name = pod.metadata.name;
     if (type === 'DELETED') {
       if (pods.get(name)?.metadata.uid === pod.metadata.uid) pods.delete(name);
     } else pods.set(name, pod);
+    // Before the spec change: kept current, nothing to mark.
+    if (t0 === undefined) return;
+    const now = since();
     const at = w.marks.get(name) ?? {};
     const e: PodEvent = { type, pod, old: before.has(pod.metadata.uid), image: o.image };
     // In order: a mark counts once the ones before it are reached (an old pod's events do not pass for the new one's).
