@@ -103,14 +103,4 @@ export function applyInPlaceWrite(run: DaemonSetRun, pod: Pod, action: InPlaceUp
   }
 }
 
-/** The pod as it will be once `write` (a pod status write, with its metadata) has landed. */
-export function afterStatusWrite(pod: Pod, write: StatusWrite): Pod {
-  const conditions = write.status['conditions'] as NonNullable<Pod['status']>['conditions'] | undefined;
-  const labels = write.metadata?.labels ? { ...(pod.metadata.labels ?? {}), ...write.metadata.labels } : pod.metadata.labels;
-  const annotations = write.metadata?.annotations ? { ...(pod.metadata.annotations ?? {}), ...write.metadata.annotations } : pod.metadata.annotations;
-  return {
-    ...pod,
-    metadata: { ...pod.metadata, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) },
-    status: { ...(pod.status ?? {}), ...(conditions ? { conditions } : {}) },
-  };
-}
+export { afterStatusWrite } from '../../workload/pod-status-writes.js';
