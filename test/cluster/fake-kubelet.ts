@@ -89,6 +89,11 @@ export class FakeKubelet {
     }
   }
 
+  /** Removes every node this kubelet registered and still has: a test file leaves none behind for the next one's pods to be scheduled to. */
+  removeAllNodes(): Promise<void> {
+    return this.removeNodes([...this.nodes.keys()]);
+  }
+
   start(): void {
     if (this.timer) return;
     const loop = () => {

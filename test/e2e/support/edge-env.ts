@@ -99,7 +99,9 @@ export async function startEdgeEnv(name: string, features: readonly Feature[], o
     async dispose() {
       await uninstallClusterSide(kube).catch(() => undefined);
       await kubelet.stop();
-      await kubelet.removeNodes(NODES).catch(() => undefined);
+      // The file's own nodes too (added with env.kubelet.addNodes): with no kubelet behind them they
+      // would take later files' pods and leave them Pending.
+      await kubelet.removeAllNodes().catch(() => undefined);
       await deleteNamespace(kc, ns);
       await worker.dispose();
       kube.close();
