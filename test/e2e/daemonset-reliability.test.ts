@@ -11,7 +11,7 @@ import { runReconciler } from '../../src/reconcile/runner.js';
 import type { RunReport, Scope } from '../../src/reconcile/types.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
-import { testKube } from './support/kube.js';
+import { killableKube, type Doomed, type KillTarget } from './support/killable.js';
 import { ADS, POOL, daemonSetOf, live, nodeOf, placementViolations, podAvailable, podLine, podsOf, rolledOut } from './support/daemonset.js';
 
 let env: EdgeEnv;
@@ -28,26 +28,6 @@ afterAll(async () => {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NAME = 'rel';
 const scopeOf = (): Scope => ({ kind: 'objects', objects: [{ namespace: env.ns, name: NAME }] });
-
-type KillTarget = 'any call' | 'pod write';
-const isPodWrite = (method: string, path: string) => method !== 'GET' && /\/pods(\/|$|\?)/.test(path);
-
-/** A client whose process "dies" at the `killAt`-th counted call: never sent, or sent with its answer lost; nothing after. */
-async function killableKube(killAt: number, target: KillTarget, afterSend: boolean) {
-  const kube = await testKube();
-  const state = { counted: 0, killed: undefined as string | undefined };
-  const send = kube.request.bind(kube);
-  kube.request = (async (method: string, path: string, init?: object) => {
-    if (state.killed !== undefined) throw new Error('killed');
-    if (target === 'any call' || isPodWrite(method, path)) state.counted += 1;
-    if (state.counted < killAt) return send(method, path, init);
-    state.killed = `${method} ${path.replace(/\?.*/, '')}${afterSend ? ' (sent, answer lost)' : ' (not sent)'}`;
-    if (afterSend) await send(method, path, init).catch(() => undefined);
-    throw new Error('killed');
-  }) as typeof kube.request;
-  return { kube, state };
-}
-type Doomed = Awaited<ReturnType<typeof killableKube>>;
 
 const STRATEGIES = [
   { label: 'Standard, maxUnavailable 2', rollingUpdate: { rollingUpdateType: 'Standard', maxUnavailable: 2, maxSurge: 0 }, maxUnavailable: 2, maxPerNode: 1 },
@@ -89,7 +69,8 @@ describe('a run killed at a random API call', () => {
     for (let s = 0; s < 20; s++) {
       const strategy = STRATEGIES[s % STRATEGIES.length]!;
       const image = `app:${s + 2}`;
-      const target: KillTarget = s % 2 ? 'pod write' : 'any call';
+      // A DaemonSet has no PVCs: 'pod/PVC write' counts its pod writes.
+      const target: KillTarget = s % 2 ? 'pod/PVC write' : 'any call';
       const killAt = 1 + Math.floor(rand() * (target === 'any call' ? 60 : 8));
       const afterSend = rand() < 0.5;
       const what = `seed ${s} (${strategy.label}, ${image}, kill at ${target} ${killAt})`;

@@ -27,7 +27,7 @@ let loop: Promise<void>;
 
 beforeAll(async () => {
   env = await startEdgeEnv('ads', [daemonSetFeature]);
-  await env.resync();
+  await env.resync(); // the install's first push, as `npm start` and `install` make before the webhooks go live
   stop = new AbortController();
   loop = runLoop({
     kube: env.kube, reconcilers: [daemonSetReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,

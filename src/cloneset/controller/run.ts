@@ -8,6 +8,7 @@ import type { EventNote, Plan, StatusWrite } from '../../reconcile/types.js';
 export { afterStatusWrite, metadataOnlyChange } from '../../workload/pod-status-writes.js';
 import type { DisruptionBudget } from '../../workload/disruption.js';
 import type { InPlaceUpdateAction } from '../../workload/inplace-update-step.js';
+import { applyInPlaceAction, type InPlaceWriter } from '../../workload/inplace-update-writes.js';
 import type { Lifecycle } from '../../workload/lifecycle.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
@@ -87,18 +88,12 @@ export function writePodStatus(run: CloneSetRun, pod: Pod, write: StatusWrite): 
 
 export const untouched = (run: CloneSetRun, pod: Pod): boolean => !run.touched.has(pod.metadata.name);
 
+/** The run as the shared in-place planner writes to it (workload/inplace-update-writes.ts). */
+export const inPlaceWriter = (run: CloneSetRun): InPlaceWriter => ({
+  writeStatus: (pod, w) => writePodStatus(run, pod, w.then ? { ...w, then: { ...w.then, reason: `CloneSet ${run.cs.metadata.name}: ${w.then.reason}` } } : w),
+  updatePod: (pod, next, reason) => updatePod(run, pod, next, reason),
+  wakeAt: (at) => wakeIn(run, at.getTime() - run.now.getTime()),
+});
+
 /** Plans the write an in-place update step asks for (and its wake-up); false when it asks none. */
-export function applyInPlaceWrite(run: CloneSetRun, pod: Pod, action: InPlaceUpdateAction): boolean {
-  switch (action.type) {
-    case 'set-not-ready':
-    case 'set-ready':
-      writePodStatus(run, pod, action.write);
-      return true;
-    case 'update-pod':
-      updatePod(run, pod, action.pod, action.reason);
-      if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
-      return true;
-    default:
-      return false;
-  }
-}
+export const applyInPlaceWrite = (run: CloneSetRun, pod: Pod, action: InPlaceUpdateAction): boolean => applyInPlaceAction(pod, action, inPlaceWriter(run));

@@ -11,16 +11,15 @@
 import type { UpdatePriorityStrategy, UpdateScatterTerm } from '../../api/apps/pub.js';
 import { readInPlaceUpdateGrace } from '../../workload/inplace-update-grace.js';
 import { inPlaceUpdateStep, type InPlaceUpdateStepOptions } from '../../workload/inplace-update-step.js';
+import { planInPlaceUpdate } from '../../workload/inplace-update-writes.js';
 import { inPlaceUpdateSpec, type PodTemplate } from '../../workload/inplace-update.js';
-import { isPodHooked, lifecycleState, withLifecycleState } from '../../workload/lifecycle.js';
+import { inPlaceHookGate } from '../../workload/inplace-update-hook.js';
+import { lifecycleState, withLifecycleState } from '../../workload/lifecycle.js';
 import { activePodsLess, byLess, expandScatterTerms, scatter, sortByPriority } from '../../workload/order.js';
-import { addNotReadyKey, PRE_UPDATE_HOOK_KEY } from '../../workload/pod-readiness.js';
-import { statusWrite } from '../../workload/pod-conditions.js';
 import type { Pod } from '../../workload/pods.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, SPECIFIED_DELETE_LABEL, shortHash } from '../types.js';
 import { diffsOf } from './scale.js';
-import type { KubeObject } from '../../kube/http.js';
-import { afterStatusWrite, applyInPlaceWrite, event, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { event, inPlaceWriter, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { templateOfRevision } from '../../workload/template-revision.js';
 
 /** A PUB refused an in-place update: look again soon. */
@@ -83,33 +82,18 @@ function updateOne(run: CloneSetRun, pod: Pod, target: string): 'in-place' | und
   const to = templateOfRevision(run.revisions.get(target));
   const spec = type !== 'ReCreate' && from && to ? inPlaceUpdateSpec(from as PodTemplate, to as PodTemplate) : undefined;
   if (spec?.kind === 'in-place') {
-    const hook = lifecycle?.inPlaceUpdate;
-    switch (lifecycleState(pod)) {
-      case '':
-      case 'PreparingNormal':
-      case 'Normal':
-        if (hook && isPodHooked(hook, pod)) {
-          const notReady = hook.markPodNotReady ? addNotReadyKey(pod, PRE_UPDATE_HOOK_KEY, run.now) : undefined;
-          if (notReady) writePodStatus(run, pod, statusWrite(pod, notReady, `pod ${pod.metadata.name} waits in its inPlaceUpdate hook: KruisePodReady=False`));
-          else updatePod(run, pod, withLifecycleState(pod, 'PreparingUpdate', run.now), `pod ${pod.metadata.name} waits in its inPlaceUpdate hook (PreparingUpdate)`);
-          return;
-        }
-        break;
-      case 'Updated':
-        // The next update starts with the hook put back, so the user's controller sees it coming.
-        if (hook) {
-          updatePod(run, pod, withLifecycleState(pod, 'PreparingUpdate', run.now, hook), `pod ${pod.metadata.name} waits in its inPlaceUpdate hook (PreparingUpdate)`);
-          return;
-        }
-        break;
-      case 'PreparingUpdate':
-        if (hook && isPodHooked(hook, pod)) return;
-        break;
-      case 'Updating':
-        break;
-      default:
-        event(run, 'Warning', 'FailedUpdatePodInPlace', `not allowed to in-place update pod ${pod.metadata.name} in state ${lifecycleState(pod)}`);
+    const gate = inPlaceHookGate(pod, lifecycle?.inPlaceUpdate, run.now, { rearmWithoutHook: false });
+    switch (gate.type) {
+      case 'hold-status':
+        return void writePodStatus(run, pod, gate.write);
+      case 'hold-update':
+        return void updatePod(run, pod, gate.pod, gate.reason);
+      case 'wait':
         return;
+      case 'refuse':
+        return void event(run, 'Warning', 'FailedUpdatePodInPlace', gate.message);
+      case 'proceed':
+        break;
     }
     if (run.gates.PodUnavailableBudgetUpdateGate) {
       const verdict = run.budget.requestUpdate(pod);
@@ -120,16 +104,8 @@ function updateOne(run: CloneSetRun, pod: Pod, target: string): 'in-place' | und
     }
     const grace = cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
     const step = (p: Pod) => inPlaceUpdateStep(p, spec, target, run.now, grace, inPlaceOptions(run, (q) => withLifecycleState(q, 'Updating', run.now)));
-    const action = step(pod);
-    if (action.type === 'set-not-ready') {
-      // Out of service first, then the update itself, chained on the version that write produces.
-      const next = step(afterStatusWrite(pod, action.write));
-      if (next.type !== 'update-pod') return void applyInPlaceWrite(run, pod, action);
-      writePodStatus(run, pod, { ...action.write, then: { op: 'update', object: next.pod as unknown as KubeObject, reason: `CloneSet ${cs.metadata.name}: ${next.reason}` } });
-      if (next.wakeAt) wakeIn(run, next.wakeAt.getTime() - run.now.getTime());
-      return 'in-place';
-    }
-    return applyInPlaceWrite(run, pod, action) && action.type === 'update-pod' ? 'in-place' : undefined;
+    // Out of service first, then the update itself, chained on the version that write produces.
+    return planInPlaceUpdate(pod, step, inPlaceWriter(run)).updated ? 'in-place' : undefined;
   }
   if (type === 'InPlaceOnly') {
     event(run, 'Warning', 'FailedUpdatePodInPlace', `find Pod ${pod.metadata.name} update strategy is InPlaceOnly but can not update in-place`);

@@ -16,28 +16,23 @@ import { matchesLabelSelector } from '../../kube/selectors.js';
 import { kruiseScaledValue } from '../../kube/intstr.js';
 import { hasInPlaceUpdateReadinessGate } from '../../workload/inplace-update-condition.js';
 import { inPlaceUpdateStep, type InPlaceUpdateStepOptions } from '../../workload/inplace-update-step.js';
+import { planInPlaceUpdate } from '../../workload/inplace-update-writes.js';
+import { templateOfRevision } from '../../workload/template-revision.js';
 import { inPlaceUpdateSpec, type PodTemplate } from '../../workload/inplace-update.js';
-import type { KubeObject } from '../../kube/http.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
-import { isRecord } from '../../kube/validation.js';
 import { REVISION_HASH_LABEL } from '../types.js';
 import { isInPlaceType } from './new-pod.js';
 import { createPods, deletePods, isPreDeleting, rollingCounts } from './manage.js';
 import { updatedPodsOnNode } from './placement.js';
-import { afterStatusWrite, applyInPlaceWrite, event, isAvailable, isUpdated, untouched, writePodStatus, type DaemonSetRun } from './run.js';
+import { event, inPlaceWriter, isAvailable, isUpdated, untouched, type DaemonSetRun } from './run.js';
 import { revisionHash } from '../revisions.js';
 
 const nilOrPreDeleting = (p: Pod | undefined) => p === undefined || isPreDeleting(p);
 
 /** The pod template a DaemonSet revision holds (`{"spec":{"template":{…,"$patch":"replace"}}}`). */
-export function templateOfRevision(rev: ControllerRevision | undefined): PodTemplate | undefined {
-  const data = isRecord(rev?.data) ? rev.data : undefined;
-  const spec = isRecord(data?.spec) ? data.spec : undefined;
-  if (!isRecord(spec?.template)) return undefined;
-  const { $patch: _p, ...template } = spec.template;
-  return template as PodTemplate;
-}
+/** The template a revision holds, as the in-place diff reads it. */
+const revisionTemplate = (rev: ControllerRevision | undefined): PodTemplate | undefined => templateOfRevision(rev) as PodTemplate | undefined;
 
 export const inPlaceOptions: InPlaceUpdateStepOptions = {
   isAtRevision: (pod, hash) => pod.metadata.labels?.[REVISION_HASH_LABEL] === hash,
@@ -70,22 +65,14 @@ export function nodesToUpdate(run: DaemonSetRun, byNode: ReadonlyMap<string, Pod
 /** Starts (or carries on) the pod's in-place update; false when it cannot be updated in place. */
 function updateInPlace(run: DaemonSetRun, pod: Pod): boolean {
   if (!hasInPlaceUpdateReadinessGate(pod)) return false;
-  const from = templateOfRevision(run.old.find((r) => revisionHash(r) === pod.metadata.labels?.[REVISION_HASH_LABEL]));
-  const to = templateOfRevision(run.current);
+  const from = revisionTemplate(run.old.find((r) => revisionHash(r) === pod.metadata.labels?.[REVISION_HASH_LABEL]));
+  const to = revisionTemplate(run.current);
   if (!from || !to) return false;
   const spec = inPlaceUpdateSpec(from, to);
   if (spec.kind !== 'in-place') return false;
   const step = (p: Pod) => inPlaceUpdateStep(p, spec, run.hash, run.now, 0, inPlaceOptions);
-  const action = step(pod);
-  if (action.type === 'set-not-ready') {
-    // Out of service first, then the images, chained on the version that write produces.
-    const next = step(afterStatusWrite(pod, action.write));
-    if (next.type !== 'update-pod') return applyInPlaceWrite(run, pod, action) || true;
-    writePodStatus(run, pod, { ...action.write, then: { op: 'update', object: next.pod as unknown as KubeObject, reason: `DaemonSet ${run.ds.metadata.name}: ${next.reason}` } });
-    return true;
-  }
-  if (!applyInPlaceWrite(run, pod, action)) return false;
-  return true;
+  // Out of service first, then the images, chained on the version that write produces.
+  return planInPlaceUpdate(pod, step, inPlaceWriter(run)).wrote;
 }
 
 /** The rolling update's writes. */

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../kube/http.js';
 import type { EventNote, Plan, StatusWrite } from '../../reconcile/types.js';
 import { INPLACE_UPDATE_READY } from '../../workload/inplace-update-state.js';
 import type { InPlaceUpdateAction } from '../../workload/inplace-update-step.js';
+import { applyInPlaceAction, type InPlaceWriter } from '../../workload/inplace-update-writes.js';
 import type { Node } from '../../workload/nodes.js';
 import { podAvailability, podCondition, type Pod } from '../../workload/pods.js';
 import { hasInPlaceUpdateReadinessGate } from '../../workload/inplace-update-condition.js';
@@ -87,20 +88,13 @@ export function writePodStatus(run: DaemonSetRun, pod: Pod, write: StatusWrite):
   run.plan.status.push(write);
 }
 
-/** Plans the write an in-place update step asks for (and its wake-up); false when it asks none. */
-export function applyInPlaceWrite(run: DaemonSetRun, pod: Pod, action: InPlaceUpdateAction): boolean {
-  switch (action.type) {
-    case 'set-not-ready':
-    case 'set-ready':
-      writePodStatus(run, pod, action.write);
-      return true;
-    case 'update-pod':
-      updatePod(run, pod, action.pod, action.reason);
-      if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
-      return true;
-    default:
-      return false;
-  }
-}
+/** The run as the shared in-place planner writes to it (workload/inplace-update-writes.ts). */
+export const inPlaceWriter = (run: DaemonSetRun): InPlaceWriter => ({
+  writeStatus: (pod, w) => writePodStatus(run, pod, w.then ? { ...w, then: { ...w.then, reason: `DaemonSet ${run.ds.metadata.name}: ${w.then.reason}` } } : w),
+  updatePod: (pod, next, reason) => updatePod(run, pod, next, reason),
+  wakeAt: (at) => wakeIn(run, at.getTime() - run.now.getTime()),
+});
 
-export { afterStatusWrite } from '../../workload/pod-status-writes.js';
+/** Plans the write an in-place update step asks for (and its wake-up); false when it asks none. */
+export const applyInPlaceWrite = (run: DaemonSetRun, pod: Pod, action: InPlaceUpdateAction): boolean => applyInPlaceAction(pod, action, inPlaceWriter(run));
+

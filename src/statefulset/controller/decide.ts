@@ -8,6 +8,7 @@ import { FEATURE_GATE_DEFAULTS, type FeatureGates } from '../../reconcile/featur
 import type { Plan } from '../../reconcile/types.js';
 import { emptyPlan } from '../../reconcile/types.js';
 import { ignoreDisruptionBudgets, type DisruptionBudgetSource } from '../../workload/disruption.js';
+import { withLifecycleState } from '../../workload/lifecycle.js';
 import { isActivePod, type Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { inOrdinalRange, liveOrdinals, ordinalOf, ordinalRange, parentAndOrdinal } from '../ordinals.js';
@@ -56,9 +57,8 @@ function buildSlots(run: StsRun, pods: readonly Pod[]): Slot[] {
   for (const ordinal of liveOrdinals(run.range)) {
     if (byOrdinal.has(ordinal)) continue;
     const revision = atCurrentRevision(run, ordinal, byOrdinal) ? run.currentRevision : run.updateRevision;
-    const draft = newStatefulSetPod(run.set, ordinal, { revision, template: template(revision), state: 'Normal', podIndexLabel: run.gates.PodIndexLabel, now: run.now });
-    const pod = newStatefulSetPod(run.set, ordinal, { revision, template: template(revision), state: initialState(run, draft), podIndexLabel: run.gates.PodIndexLabel, now: run.now });
-    byOrdinal.set(ordinal, pod);
+    const pod = newStatefulSetPod(run.set, ordinal, { revision, template: template(revision), state: 'Normal', podIndexLabel: run.gates.PodIndexLabel, now: run.now });
+    byOrdinal.set(ordinal, initialState(run, pod) === 'Normal' ? pod : withLifecycleState(pod, 'PreparingNormal', run.now));
   }
   return liveOrdinals(run.range).map((ordinal) => ({ ordinal, pod: byOrdinal.get(ordinal)! }));
 }

@@ -9,13 +9,14 @@
 // (pods/status takes labels). Pure.
 import type { StatusWrite } from '../../reconcile/types.js';
 import { inPlaceUpdateStep, type InPlaceUpdateStepOptions } from '../../workload/inplace-update-step.js';
+import { applyInPlaceAction } from '../../workload/inplace-update-writes.js';
 import { lifecycleState, nextLifecycleState, withLifecycleState, type LifecycleState } from '../../workload/lifecycle.js';
 import { statusWrite } from '../../workload/pod-conditions.js';
 import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '../../workload/pod-readiness.js';
 import { afterStatusWrite, metadataOnlyChange } from '../../workload/pod-status-writes.js';
 import type { Pod } from '../../workload/pods.js';
 import { REVISION_HASH_LABEL } from '../types.js';
-import { isUpdated, lifecycleOf, rollingUpdateOf, updatePod, wakeIn, writePodStatus, type StsRun } from './run.js';
+import { inPlaceWriter, isUpdated, lifecycleOf, rollingUpdateOf, updatePod, wakeIn, writePodStatus, type StsRun } from './run.js';
 
 export const inPlaceOptions = (onStart?: (pod: Pod) => Pod): InPlaceUpdateStepOptions => ({
   revisionLabels: (r) => ({ [REVISION_HASH_LABEL]: r }),
@@ -47,12 +48,8 @@ export function refreshPod(run: StsRun, pod: Pod): boolean {
       return true;
     }
     case 'set-not-ready':
-      writePodStatus(run, pod, action.write);
-      return true;
     case 'update-pod':
-      updatePod(run, pod, action.pod, action.reason);
-      if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
-      return true;
+      return applyInPlaceAction(pod, action, inPlaceWriter(run));
     case 'wait-grace':
       wakeIn(run, action.until.getTime() - run.now.getTime());
       return false;

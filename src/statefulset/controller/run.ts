@@ -8,6 +8,7 @@ import { scaledValue } from '../../kube/intstr.js';
 import type { FeatureGates } from '../../reconcile/feature-gates.js';
 import type { EventNote, Plan, StatusWrite, Write } from '../../reconcile/types.js';
 import type { DisruptionBudget } from '../../workload/disruption.js';
+import type { InPlaceWriter } from '../../workload/inplace-update-writes.js';
 import type { Lifecycle } from '../../workload/lifecycle.js';
 import { lifecycleState } from '../../workload/lifecycle.js';
 import { isPodReadyCondition, podAvailability, type Pod } from '../../workload/pods.js';
@@ -108,6 +109,13 @@ export function writePodStatus(run: StsRun, pod: Pod, w: StatusWrite): void {
 }
 
 export const untouched = (run: StsRun, pod: Pod): boolean => !run.touched.has(pod.metadata.name);
+
+/** The run as the shared in-place planner writes to it (workload/inplace-update-writes.ts). */
+export const inPlaceWriter = (run: StsRun): InPlaceWriter => ({
+  writeStatus: (pod, w) => writePodStatus(run, pod, w),
+  updatePod: (pod, next, reason) => updatePod(run, pod, next, reason),
+  wakeAt: (at) => wakeIn(run, at.getTime() - run.now.getTime()),
+});
 
 /** Delete a pod, preconditioned on its uid (a recreated pod of the same name is not touched). */
 export function deletePodWrite(run: StsRun, pod: Pod, reason: string, slowStart?: Write['slowStart']): void {

@@ -11,16 +11,14 @@
 //     metadata differ; through its inPlaceUpdate hook; asking the PUBs) or deleted to be recreated
 //     at the update revision, while fewer than maxUnavailable pods are unavailable.
 // Pure.
-import type { KubeObject } from '../../kube/http.js';
 import type { UpdatePriorityStrategy } from '../../api/apps/pub.js';
 import { isPodInPlaceUpdateCompleted } from '../../workload/inplace-update-completion.js';
 import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
+import { planInPlaceUpdate } from '../../workload/inplace-update-writes.js';
 import { inPlaceUpdateSpec, type PodTemplate } from '../../workload/inplace-update.js';
-import { isPodHooked, lifecycleState, withLifecycleState } from '../../workload/lifecycle.js';
+import { inPlaceHookGate } from '../../workload/inplace-update-hook.js';
+import { lifecycleState, withLifecycleState } from '../../workload/lifecycle.js';
 import { sortByPriority } from '../../workload/order.js';
-import { statusWrite } from '../../workload/pod-conditions.js';
-import { addNotReadyKey, PRE_UPDATE_HOOK_KEY } from '../../workload/pod-readiness.js';
-import { afterStatusWrite } from '../../workload/pod-status-writes.js';
 import type { Pod } from '../../workload/pods.js';
 import { SPECIFIED_DELETE_LABEL } from '../types.js';
 import { deleteOrPrepare } from './delete.js';
@@ -33,6 +31,7 @@ import {
   isCreated,
   isHealthy,
   isTerminating,
+  inPlaceWriter,
   isUpdated,
   lifecycleOf,
   maxUnavailableOf,
@@ -105,29 +104,21 @@ function updateInPlace(run: StsRun, pod: Pod): 'in-place' | 'waiting' | false {
     }
     return false;
   }
-  const hook = lifecycleOf(run.set)?.inPlaceUpdate;
-  switch (lifecycleState(pod)) {
-    case '':
-    case 'PreparingNormal':
-    case 'Normal':
-      if (hook && isPodHooked(hook, pod)) {
-        const notReady = hook.markPodNotReady ? addNotReadyKey(pod, PRE_UPDATE_HOOK_KEY, run.now) : undefined;
-        if (notReady) writePodStatus(run, pod, statusWrite(pod, notReady, `pod ${pod.metadata.name} waits in its inPlaceUpdate hook: KruisePodReady=False`));
-        else updatePod(run, pod, withLifecycleState(pod, 'PreparingUpdate', run.now), `pod ${pod.metadata.name} waits in its inPlaceUpdate hook (PreparingUpdate)`);
-        return 'waiting';
-      }
-      break;
-    case 'Updated':
-      updatePod(run, pod, withLifecycleState(pod, 'PreparingUpdate', run.now, hook), `pod ${pod.metadata.name} waits in its inPlaceUpdate hook (PreparingUpdate)`);
+  const gate = inPlaceHookGate(pod, lifecycleOf(run.set)?.inPlaceUpdate, run.now, { rearmWithoutHook: true });
+  switch (gate.type) {
+    case 'hold-status':
+      writePodStatus(run, pod, gate.write);
       return 'waiting';
-    case 'PreparingUpdate':
-      if (hook && isPodHooked(hook, pod)) return 'waiting';
-      break;
-    case 'Updating':
-      break;
-    default:
-      event(run, 'Warning', 'FailedUpdatePodInPlace', `not allowed to in-place update pod ${pod.metadata.name} in state ${lifecycleState(pod)}`);
+    case 'hold-update':
+      updatePod(run, pod, gate.pod, gate.reason);
       return 'waiting';
+    case 'wait':
+      return 'waiting';
+    case 'refuse':
+      event(run, 'Warning', 'FailedUpdatePodInPlace', gate.message);
+      return 'waiting';
+    case 'proceed':
+      break;
   }
   if (run.gates.PodUnavailableBudgetUpdateGate) {
     const verdict = run.budget.requestUpdate(pod);
@@ -138,24 +129,8 @@ function updateInPlace(run: StsRun, pod: Pod): 'in-place' | 'waiting' | false {
   }
   const onStart = lifecycleState(pod) ? (q: Pod) => withLifecycleState(q, 'Updating', run.now) : undefined;
   const step = (p: Pod) => inPlaceUpdateStep(p, spec, run.updateRevision, run.now, gracePeriodOf(run), inPlaceOptions(onStart));
-  const action = step(pod);
-  if (action.type === 'set-not-ready') {
-    // Out of service first, then the update itself, chained on the version that write produces.
-    const next = step(afterStatusWrite(pod, action.write));
-    if (next.type !== 'update-pod') {
-      writePodStatus(run, pod, action.write);
-      return 'in-place';
-    }
-    writePodStatus(run, pod, { ...action.write, then: { op: 'update', object: next.pod as unknown as KubeObject, reason: next.reason } });
-    if (next.wakeAt) wakeIn(run, next.wakeAt.getTime() - run.now.getTime());
-    return 'in-place';
-  }
-  if (action.type === 'update-pod') {
-    updatePod(run, pod, action.pod, action.reason);
-    if (action.wakeAt) wakeIn(run, action.wakeAt.getTime() - run.now.getTime());
-    return 'in-place';
-  }
-  return 'waiting';
+  // Out of service first, then the update itself, chained on the version that write produces.
+  return planInPlaceUpdate(pod, step, inPlaceWriter(run)).updated ? 'in-place' : 'waiting';
 }
 
 export function planRollingUpdate(run: StsRun, slots: readonly Slot[]): void {
