@@ -34,10 +34,16 @@ export function advancedStatefulSet(name: string, namespace: string, replicas: n
   return {
     ...ADVANCED_STATEFULSET, metadata: { name, namespace },
     spec: {
-      replicas, serviceName: name, podManagementPolicy: 'Parallel', selector: { matchLabels: { app: name } }, template: podTemplate(name, image),
+      replicas, serviceName: name, podManagementPolicy: 'Parallel', selector: { matchLabels: { app: name } }, template: withInPlaceGate(podTemplate(name, image)),
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: MAX_UNAVAILABLE, podUpdatePolicy: 'InPlaceIfPossible' } },
     },
   };
+}
+
+/** The template with the InPlaceUpdateReady readiness gate, which in-place updates require (as OpenKruise's validation does). */
+function withInPlaceGate(template: Record<string, unknown>): Record<string, unknown> {
+  const spec = template.spec as Record<string, unknown>;
+  return { ...template, spec: { ...spec, readinessGates: [{ conditionType: 'InPlaceUpdateReady' }] } };
 }
 
 export function nativeStatefulSet(name: string, namespace: string, replicas: number, image: string): Named {

@@ -4,6 +4,7 @@
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import { KubeApiError, isAlreadyExists, isConflict, isNamespaceTerminating, isNotFound } from '../kube/errors.js';
 import { recordEvent } from './events.js';
+import { versionKey } from './own-writes.js';
 import { describeEvent, describeStatus, describeWrite } from './plan-format.js';
 import type { EventNote, ObjectRef, Plan, StatusWrite, Write } from './types.js';
 
@@ -25,6 +26,8 @@ export type ApplyResult = {
   stopped: number;
   /** Slow-start writes not sent because an earlier batch of their group had a failure. */
   skipped: number;
+  /** The versions the applied creates, updates, patches and status writes produced (versionKey). */
+  written: string[];
 };
 
 type Outcome = 'applied' | 'conflict';
@@ -63,19 +66,22 @@ async function outcome(call: Promise<unknown>, isPrecondition: (e: unknown) => b
   }
 }
 
-async function applyWrite(kube: KubeHttp, w: Write, fieldManager: string): Promise<Outcome> {
+/** Called with each object a write answered with. */
+type Written = (o: unknown) => void;
+
+async function applyWrite(kube: KubeHttp, w: Write, fieldManager: string, written: Written): Promise<Outcome> {
   const query = { fieldManager };
   switch (w.op) {
     case 'create':
-      return outcome(kube.create(w.object, query), isAlreadyExists);
+      return outcome(kube.create(w.object, query).then(written), isAlreadyExists);
     case 'update': {
       const { apiVersion, kind, metadata } = w.object;
       if (!apiVersion || !kind || !metadata?.name) throw new Error('update needs apiVersion, kind and metadata.name');
       const path = await kube.pathFor(apiVersion, kind, metadata.namespace, metadata.name);
-      return outcome(kube.request('PUT', path, { body: w.object, query }), isConflict);
+      return outcome(kube.request('PUT', path, { body: w.object, query }).then(written), isConflict);
     }
     case 'patch':
-      return outcome(kube.patch(asObject(w.target), w.patch, w.patchType, undefined, query),
+      return outcome(kube.patch(asObject(w.target), w.patch, w.patchType, undefined, query).then(written),
         (e) => isConflict(e) || (w.patchType === 'json' && isFailedJsonPatch(e)));
     case 'delete':
       return outcome(kube.delete(asObject(w.target), w.preconditions ? { preconditions: w.preconditions } : {}), isConflict, isNotFound);
@@ -90,14 +96,14 @@ function statusPatch(s: StatusWrite): Record<string, unknown> {
 }
 
 /** The status write, then its chained update (if any) on the resourceVersion the write produced. */
-async function applyStatus(kube: KubeHttp, s: StatusWrite, fieldManager: string, count: (o: Outcome) => void): Promise<void> {
-  let written: KubeObject | undefined;
-  const first = await outcome(kube.patch<KubeObject>(asObject(s.target), statusPatch(s), 'merge', 'status', { fieldManager }).then((o) => (written = o)), isStaleTarget);
+async function applyStatus(kube: KubeHttp, s: StatusWrite, fieldManager: string, count: (o: Outcome) => void, record: Written): Promise<void> {
+  let answer: KubeObject | undefined;
+  const first = await outcome(kube.patch<KubeObject>(asObject(s.target), statusPatch(s), 'merge', 'status', { fieldManager }).then((o) => (record(o), (answer = o))), isStaleTarget);
   count(first);
   if (first !== 'applied' || !s.then) return;
-  const resourceVersion = written?.metadata?.resourceVersion;
+  const resourceVersion = answer?.metadata?.resourceVersion;
   const object = { ...s.then.object, metadata: { ...s.then.object.metadata, ...(resourceVersion ? { resourceVersion } : {}) } };
-  count(await applyWrite(kube, { ...s.then, object }, fieldManager));
+  count(await applyWrite(kube, { ...s.then, object }, fieldManager, record));
 }
 
 function message(e: unknown): string {
@@ -145,7 +151,11 @@ async function pool<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): 
 
 export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions): Promise<ApplyResult> {
   const fieldManager = opts.fieldManager ?? opts.component;
-  const result: ApplyResult = { applied: 0, conflicts: 0, failed: [], stopped: 0, skipped: 0 };
+  const result: ApplyResult = { applied: 0, conflicts: 0, failed: [], stopped: 0, skipped: 0, written: [] };
+  const record: Written = (o) => {
+    const key = versionKey(o as KubeObject | undefined);
+    if (key) result.written.push(key);
+  };
   const shouldContinue = opts.shouldContinue ? serialized(opts.shouldContinue) : async () => true;
   let stop = false;
   /** Steps in order; with `stopOnFailure`, a failure leaves the rest unsent (reported as failed). */
@@ -177,7 +187,7 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
   const writeStep = (w: Write): Step => ({
     label: describeWrite(w),
     run: async () => {
-      const o = await applyWrite(kube, w, fieldManager);
+      const o = await applyWrite(kube, w, fieldManager, record);
       if (o === 'applied' && w.event) narrated[plan.writes.indexOf(w)] = w.event;
       return o;
     },
@@ -196,7 +206,7 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
       }
     }
   }
-  const statusGroups = groupByTarget(plan.status, (s) => statusKey(s.target)).map((g) => g.map((s): Step => ({ label: describeStatus(s), run: (count) => applyStatus(kube, s, fieldManager, count) })));
+  const statusGroups = groupByTarget(plan.status, (s) => statusKey(s.target)).map((g) => g.map((s): Step => ({ label: describeStatus(s), run: (count) => applyStatus(kube, s, fieldManager, count, record) })));
   await pool(statusGroups, WRITE_CONCURRENCY, (g) => runSteps(g));
   const events = [...narrated.filter((e): e is EventNote => e !== undefined), ...plan.events];
   await runSteps(events.map((e) => ({

@@ -5,6 +5,7 @@
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import type { Reconciler, RunReport, Scope } from './types.js';
 import { WakeUps } from './wakeups.js';
+import { OwnWrites, ownWriteVerdict, versionKey } from './own-writes.js';
 import { LEASE_RETRY_MS } from './lease.js';
 
 export type RunFn = (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
@@ -24,9 +25,21 @@ export type LoopOptions = {
 };
 
 const WATCH_SECONDS = 60;
-const DEBOUNCE_MS = 50;
+const DEBOUNCE_MS = 5;
+/**
+ * A change only this loop's own writes made, with no run since to observe it, runs its object
+ * this much later rather than at once: a run that comes sooner for another reason (the kubelet's
+ * answer, typically) observes it too, and the deferred one is dropped. Own writes are still
+ * always observed (a plan may take two steps of its own), just not one run per write.
+ */
+export const OWN_WRITE_SETTLE_MS = 250;
 
-type Pending = { all: boolean; objects: Map<string, { namespace?: string; name: string }> };
+/**
+ * An object to run for, and what asked: `causes` holds the versions of the changed objects behind
+ * it (see own-writes.ts); null when something else asked (a wake-up, a change we cannot place).
+ */
+type Target = { ref: { namespace?: string; name: string }; causes: Set<string> | null };
+type Pending = { all: boolean; objects: Map<string, Target> };
 
 export async function runLoop(opts: LoopOptions): Promise<void> {
   const log = opts.log ?? (() => undefined);
@@ -35,20 +48,23 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
 
   const wakeUps = new WakeUps();
+  const own = new OwnWrites();
   opts.signal.addEventListener('abort', () => wakeUps.cancelAll(), { once: true });
   // One pending wake-up per (reconciler, scope): a requeue asked again before the first fired
   // keeps the earlier time instead of starting a second chain.
   const later = (ms: number, r: Reconciler, scope: Scope) => {
     const id = `${r.apiVersion}/${r.kind}`;
     if (scope.kind === 'all') return wakeUps.schedule(`${id}|*`, ms, () => trigger(r));
-    for (const o of scope.objects) wakeUps.schedule(`${id}|${o.namespace ?? ''}/${o.name}`, ms, () => trigger(r, { metadata: o }));
+    for (const o of scope.objects) wakeUps.schedule(`${id}|${o.namespace ?? ''}/${o.name}`, ms, () => trigger(r, o));
   };
 
   const runOnce = async (r: Reconciler, scope: Scope) => {
     if (opts.signal.aborted) return;
+    started(r, scope);
     try {
       const report = await opts.run(r, scope);
       opts.onReport?.(report, scope);
+      if (report.wrote) own.add(report.wrote);
       if (!report.acted && !report.dryRun) later(LEASE_RETRY_MS, r, scope);
       else if (report.plan.requeueAfterMs !== undefined) later(report.plan.requeueAfterMs, r, scope);
     } catch (e) {
@@ -66,7 +82,36 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   const queued = new Map<Reconciler, Pending>();
   const merge = (into: Pending, from: Pending) => {
     into.all ||= from.all;
-    for (const [k, o] of from.objects) into.objects.set(k, o);
+    for (const [k, t] of from.objects) {
+      const held = into.objects.get(k);
+      if (!held) into.objects.set(k, t);
+      else if (held.causes && t.causes) t.causes.forEach((c) => held.causes!.add(c));
+      else held.causes = null;
+    }
+  };
+  // When each object's last run, and each reconciler's last full run, started (the loop's clock).
+  const runStarts = new Map<string, number>();
+  const idOf = (r: Reconciler) => `${r.apiVersion}/${r.kind}`;
+  const objectKey = (r: Reconciler, o: { namespace?: string; name: string }) => `${idOf(r)}|${o.namespace ?? ''}/${o.name}`;
+  const lastStart = (r: Reconciler, o: { namespace?: string; name: string }) => Math.max(runStarts.get(objectKey(r, o)) ?? 0, runStarts.get(`${idOf(r)}|*`) ?? 0);
+  const started = (r: Reconciler, scope: Scope) => {
+    const t = Date.now();
+    if (scope.kind === 'all') return void runStarts.set(`${idOf(r)}|*`, t);
+    for (const o of scope.objects) {
+      runStarts.set(objectKey(r, o), t);
+      wakeUps.cancel(`settle|${objectKey(r, o)}`);
+    }
+  };
+  // Decided when the run starts, after the runs before it reported what they wrote: an object asked
+  // for only by its own writes is dropped if a run observed it since, else deferred.
+  const scopeOf = (r: Reconciler, p: Pending): Scope | undefined => {
+    if (p.all) return { kind: 'all' };
+    const objects = [...p.objects.values()].filter((t) => {
+      const verdict = ownWriteVerdict(t.causes, own, lastStart(r, t.ref));
+      if (verdict === 'defer') wakeUps.schedule(`settle|${objectKey(r, t.ref)}`, OWN_WRITE_SETTLE_MS, () => trigger(r, t.ref));
+      return verdict === 'run';
+    }).map((t) => t.ref);
+    return objects.length ? { kind: 'objects', objects } : undefined;
   };
   const flush = () => {
     timer = undefined;
@@ -79,17 +124,23 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
       queued.set(r, p);
       queue = queue.then(() => {
         queued.delete(r);
-        return runOnce(r, p.all ? { kind: 'all' } : { kind: 'objects', objects: [...p.objects.values()] });
+        const scope = scopeOf(r, p);
+        return scope ? runOnce(r, scope) : undefined;
       });
     }
     pending.clear();
   };
 
-  const trigger = (r: Reconciler, obj?: KubeObject) => {
-    const p = pending.get(r) ?? { all: false, objects: new Map() };
-    if (!obj) p.all = true;
-    else p.objects.set(`${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}`, { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' });
-    pending.set(r, p);
+  /** Runs `r` for `target` (all of them without), because `changed` changed (if a change asked). */
+  const trigger = (r: Reconciler, target?: { namespace?: string; name?: string }, changed?: KubeObject) => {
+    const p: Pending = { all: !target, objects: new Map() };
+    if (target) {
+      const cause = versionKey(changed);
+      p.objects.set(`${target.namespace ?? ''}/${target.name}`, { ref: { namespace: target.namespace, name: target.name ?? '' }, causes: cause ? new Set([cause]) : null });
+    }
+    const held = pending.get(r);
+    if (held) merge(held, p);
+    else pending.set(r, p);
     timer ??= setTimeout(flush, DEBOUNCE_MS);
   };
 
@@ -124,10 +175,10 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   const watches: Promise<void>[] = [];
   if (opts.watch) {
     for (const r of opts.reconcilers) {
-      watches.push(watchKind(r.apiVersion, r.kind, (o) => trigger(r, o)));
+      watches.push(watchKind(r.apiVersion, r.kind, (o) => trigger(r, o.metadata ?? {}, o)));
       for (const t of r.triggers ?? []) {
         const objectsOf = t.objectsOf;
-        watches.push(watchKind(t.apiVersion, t.kind, objectsOf ? (o) => objectsOf(o).forEach((m) => trigger(r, { metadata: m })) : () => trigger(r)));
+        watches.push(watchKind(t.apiVersion, t.kind, objectsOf ? (o) => objectsOf(o).forEach((m) => trigger(r, m, o)) : () => trigger(r)));
       }
     }
   }

@@ -78,9 +78,9 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
   const now = opts.now ?? (() => new Date());
   const log = opts.log ?? (() => undefined);
   const scope = opts.scope ?? { kind: 'all' };
-  const report = (acted: boolean, plan: Plan, applied = 0, conflicts = 0, failed: RunReport['failed'] = []): RunReport => ({
+  const report = (acted: boolean, plan: Plan, applied = 0, conflicts = 0, failed: RunReport['failed'] = [], wrote?: string[]): RunReport => ({
     reconciler: reconciler.kind, acted, dryRun: Boolean(opts.dryRun), plan, applied, conflicts, failed,
-    apiCalls: kube.calls - calls, durationMs: Date.now() - started,
+    apiCalls: kube.calls - calls, durationMs: Date.now() - started, ...(wrote ? { wrote } : {}),
   });
 
   if (opts.dryRun) return report(false, await observeAndDecide(kube, reconciler, scope, now(), opts.ledgers));
@@ -132,11 +132,11 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
     renewedAt = at.getTime();
   }
 
-  type Outcome = { acted: boolean; plan: Plan; applied?: number; conflicts?: number; failed?: RunReport['failed'] };
+  type Outcome = { acted: boolean; plan: Plan; applied?: number; conflicts?: number; failed?: RunReport['failed']; wrote?: string[] };
   const act = async (): Promise<Outcome> => {
     const plan = await observeAndDecide(kube, reconciler, scope, now(), opts.ledgers);
     // Nothing to write: no need to prove we still hold the lease.
-    if (isEmpty(plan)) return { acted: true, plan };
+    if (isEmpty(plan)) return { acted: true, plan, wrote: [] };
     if (!fresh() && !(await renew())) {
       log(`${reconciler.kind}: lost lease ${namespace}/${name} before acting; the next run decides afresh`);
       return { acted: false, plan };
@@ -152,7 +152,9 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
     }
     if (result.skipped) log(`${reconciler.kind}: ${result.skipped} slow-start writes not sent after a failure in their batch; the next run decides afresh`);
     const ledgerResult = await applyLedgerWrites(plan, opts.ledgers, (m) => log(`${reconciler.kind}: ${m}`));
-    return { acted: true, plan, ...result, applied: result.applied + ledgerResult.applied, failed: [...result.failed, ...ledgerResult.failed] };
+    const failed = [...result.failed, ...ledgerResult.failed];
+    const clean = result.conflicts === 0 && failed.length === 0 && result.skipped === 0;
+    return { acted: true, plan, applied: result.applied + ledgerResult.applied, conflicts: result.conflicts, failed, ...(clean ? { wrote: result.written } : {}) };
   };
   let outcome: Outcome;
   try {
@@ -166,5 +168,5 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
       await releaseLease(kube, lease).catch((e: unknown) => log(`${reconciler.kind}: releasing lease ${namespace}/${name}: ${String(e)}`));
     }
   }
-  return report(outcome.acted, outcome.plan, outcome.applied, outcome.conflicts, outcome.failed);
+  return report(outcome.acted, outcome.plan, outcome.applied, outcome.conflicts, outcome.failed, outcome.wrote);
 }

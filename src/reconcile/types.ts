@@ -134,4 +134,9 @@ export type RunReport = {
   failed: { write: string; error: string }[];
   apiCalls: number;
   durationMs: number;
+  /**
+   * The versions this run's writes produced (see own-writes.ts), given only when every write of
+   * the plan went through: after a conflict, a failure or a stop, their change events must run it.
+   */
+  wrote?: string[];
 };

@@ -39,6 +39,14 @@ export class WakeUps {
     return this.pending.size;
   }
 
+  /** Drops the wake-up pending under `key`, if any. */
+  cancel(key: string): void {
+    const held = this.pending.get(key);
+    if (!held) return;
+    this.timers.clear(held.handle);
+    this.pending.delete(key);
+  }
+
   cancelAll(): void {
     for (const p of this.pending.values()) this.timers.clear(p.handle);
     this.pending.clear();

@@ -13,6 +13,8 @@ import { HeldLeases, microTime } from '../../src/reconcile/lease.js';
 import { formatPlan } from '../../src/reconcile/plan-format.js';
 import { COMPONENT, leaseNameFor, runReconciler } from '../../src/reconcile/runner.js';
 import { emptyPlan, type EventNote, type Plan, type Reconciler } from '../../src/reconcile/types.js';
+import { runLoop } from '../../src/reconcile/loop.js';
+import { eventually } from './support/kube.js';
 import { createNamespace, deleteNamespace, testKube, testKubeConfig } from './support/kube.js';
 import { MemoryLedgers } from '../../src/edge-state/ledger.js';
 import { COUNTER_KIND, counterLedger, type CounterBudget } from '../fixtures/counter-ledger.js';
@@ -386,5 +388,50 @@ describe('applyPlan', () => {
     // Cluster-scoped object: its Events live in 'default'.
     const event = await kube.get<CoreEvent>('v1', 'Event', eventName(note, COMPONENT), 'default');
     expect(event).toMatchObject({ count: 2, type: 'Warning', reason: 'ConflictOccurred', involvedObject: { kind: 'ResourceDistribution', name: rdName } });
+  });
+});
+
+describe('the Node loop and its own writes', () => {
+  const STEP = 'rt-test/step';
+  const STEPPED = 'rt-test/stepped';
+  type Stepped = { maps: ConfigMap[] };
+  // Takes each labelled ConfigMap through steps 1, 2, 3, one write per run, and nothing else
+  // writes to them: only the change events of its own writes can start the runs after the first.
+  const stepper = (runs: { scope: string }[]): Reconciler<Stepped> => ({
+    kind: 'RtStepper', apiVersion: 'v1',
+    async observe(reader, scope) {
+      runs.push({ scope: scope.kind === 'all' ? '*' : scope.objects.map((o) => o.name).join(',') });
+      return { maps: (await reader.list<ConfigMap>('v1', 'ConfigMap', { namespace: ns, labelSelector: `${STEPPED}=true` })).items };
+    },
+    decide({ maps }) {
+      const plan = emptyPlan();
+      for (const m of maps) {
+        const step = Number(m.metadata.annotations?.[STEP] ?? '0');
+        if (step >= 3) continue;
+        plan.writes.push({ op: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: m.metadata.name, namespace: ns },
+          patch: { metadata: { annotations: { [STEP]: String(step + 1) } } }, patchType: 'merge', reason: `step ${step + 1}` });
+      }
+      return plan;
+    },
+    triggers: [{ apiVersion: 'v1', kind: 'ConfigMap', objectsOf: (o) => ((o.metadata?.labels as Record<string, string> | undefined)?.[STEPPED] === 'true' && o.metadata?.namespace === ns ? [{ namespace: ns, name: o.metadata?.name ?? '' }] : []) }],
+  });
+
+  it('a plan that takes several steps of its own still finishes them all, each of its own writes observed by a run', async () => {
+    const runs: { scope: string }[] = [];
+    const stop = new AbortController();
+    const r = stepper(runs);
+    const loop = runLoop({ kube, reconcilers: [r], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal, run: (rec, scope) => runReconciler(kube, rec, { scope, identity: `loop-${RUN}`, shard: shard('stepper') }) });
+    try {
+      await eventually('the first full run', async () => (runs.length > 0 ? true : undefined));
+      await kube.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped', namespace: ns, labels: { [STEPPED]: 'true' } } });
+      await eventually('step 3', async () => ((await getConfigMap('stepped')).metadata.annotations?.[STEP] === '3' ? true : undefined));
+      // The create's run, then one run to observe each step's write (the last one finds nothing to do).
+      const forIt = () => runs.filter((x) => x.scope === 'stepped').length;
+      await eventually('a run that observes step 3', async () => (forIt() >= 4 ? true : undefined));
+      expect(forIt()).toBeLessThanOrEqual(5);
+    } finally {
+      stop.abort();
+      await loop;
+    }
   });
 });
