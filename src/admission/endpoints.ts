@@ -82,6 +82,16 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     sideEffects: 'None',
   },
   {
+    // BroadcastJob defaults (OpenKruise's SetDefaultsBroadcastJob).
+    path: 'mutate-broadcastjob',
+    type: 'mutating',
+    name: 'mbroadcastjob.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['broadcastjobs'], operations: ['CREATE', 'UPDATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
     path: 'validate-kruise',
     type: 'validating',
     name: 'vkruise.kruise-serverless.io',
@@ -90,6 +100,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['statefulsets'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['daemonsets'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['broadcastjobs'], operations: ['CREATE', 'UPDATE'] },
     ],
     failurePolicy: 'Fail',
     timeoutSeconds: 5,
@@ -183,7 +194,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
   },
   {
     // Nodes added, relabelled, tainted, cordoned or removed: per-node workloads (Advanced
-    // DaemonSet) run at once instead of at the next schedule. Heartbeats (nodes/status) are not sent.
+    // DaemonSet, BroadcastJob) run at once instead of at the next schedule. Heartbeats (nodes/status) are not sent.
     ...OBSERVER,
     dedicatedObserver: true,
     path: 'observe-node',

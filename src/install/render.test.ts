@@ -266,7 +266,7 @@ describe('the pod-status observer', () => {
     expect(() => render({ endpoints: [e] })).toThrow(/name "a.observe.kruise-serverless.io" is registered twice/);
   });
 
-  it('in production: CloneSet, Advanced StatefulSet and Advanced DaemonSet pods, pods/status UPDATE, never blocking', () => {
+  it('in production: CloneSet, Advanced StatefulSet, Advanced DaemonSet and BroadcastJob pods, pods/status UPDATE, never blocking', () => {
     const objs = render({ endpoints: webhookEndpoints(FEATURES) });
     const entry = hooks(objs, 'ValidatingWebhookConfiguration').filter((h) => (h.clientConfig as { url: string }).url.endsWith(`/${POD_STATUS_OBSERVER}`));
     const observer = (kind: string, podLabel: string) =>
@@ -284,7 +284,7 @@ describe('the pod-status observer', () => {
           ],
         },
       });
-    expect(entry).toEqual([observer('cloneset', 'apps.kruise.io/cloneset-instance-id'), observer('statefulset', 'statefulset.kubernetes.io/pod-name'), observer('daemonset', 'daemonset.kruise-serverless.io/name')]);
+    expect(entry).toEqual([observer('cloneset', 'apps.kruise.io/cloneset-instance-id'), observer('statefulset', 'statefulset.kubernetes.io/pod-name'), observer('daemonset', 'daemonset.kruise-serverless.io/name'), observer('broadcastjob', 'broadcastjob-name')]);
   });
 
   it('is not registered when no feature declares workload pods', () => {

@@ -10,6 +10,7 @@ import { pubDisruptionBudgets } from '../pub/budget-source.js';
 import { cloneSetReconcilerFor } from '../cloneset/controller/reconciler.js';
 import { statefulSetReconcilerFor } from '../statefulset/controller/reconciler.js';
 import { daemonSetReconciler } from '../daemonset/controller/reconciler.js';
+import { broadcastJobReconciler } from '../broadcastjob/controller/reconciler.js';
 import { FEATURE_GATE_DEFAULTS, type FeatureGates } from './feature-gates.js';
 
 /** `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points. */
@@ -25,5 +26,6 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS): Reconc
     cloneSetReconcilerFor({ gates, budgets: pubDisruptionBudgets }) as Reconciler,
     statefulSetReconcilerFor({ gates, budgets: pubDisruptionBudgets }) as Reconciler,
     daemonSetReconciler as Reconciler,
+    broadcastJobReconciler as Reconciler,
   ];
 }

@@ -326,3 +326,25 @@ export function fitsAllocatable(node: Node, spec: SchedulingSpec, podsOnNode: re
   const reason = insufficient.map((r) => (r.resource === 'pods' ? 'Too many pods' : `Insufficient ${r.resource}`)).join(', ');
   return { fits: false, insufficient, reason };
 }
+
+// ---- a job's pod on one node (OpenKruise's BroadcastJob checkNodeFitness) ----
+
+export type JobNodeFit = { fits: boolean; reason?: string };
+
+/**
+ * Whether a pod with `spec` can run on `node`, as OpenKruise's BroadcastJob decides it: nodeName,
+ * nodeSelector and required node affinity; no NoSchedule/NoExecute taint it does not tolerate; not
+ * cordoned unless it tolerates the unschedulable taint; and its requests within the node's
+ * allocatable. Other pods on the node are not counted (the job's pods are short and the scheduler
+ * has the last word), nor are daemon tolerations added.
+ */
+export function jobNodeFit(node: Node, spec: SchedulingSpec): JobNodeFit {
+  const mismatch = templateMismatch(node, spec);
+  if (mismatch) return { fits: false, reason: MISMATCH_REASON[mismatch] };
+  const taint = untoleratedTaint(node.spec?.taints, spec.tolerations, ['NoSchedule', 'NoExecute']);
+  if (taint) return { fits: false, reason: `the node has a taint the pod does not tolerate: ${formatTaint(taint)}` };
+  const cordon: Taint = { key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' };
+  if (node.spec?.unschedulable && !(spec.tolerations ?? []).some((t) => toleratesTaint(t, cordon))) return { fits: false, reason: 'the node is unschedulable' };
+  const resources = fitsAllocatable(node, spec);
+  return resources.fits ? { fits: true } : { fits: false, reason: `the node lacks resources: ${resources.reason}` };
+}

@@ -12,32 +12,13 @@ import { withInPlaceUpdateReadinessGate } from '../../workload/inplace-update-co
 import { withDaemonTolerations } from '../../workload/node-eligibility.js';
 import type { SchedulingSpec } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import { fnv1_32 } from '../../workload/revisions.js';
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DAEMONSET_NAME_LABEL, REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet } from '../types.js';
-import { pinnedToNode } from './placement.js';
+import { derivedPodName, pinnedToNode } from '../../workload/node-pinning.js';
 import { templateGeneration } from './run.js';
-
-/** generateName's limit: the prefix is cut so that prefix + 5 characters fit 63. */
-const MAX_PREFIX = 58;
-const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-function suffix(seed: string): string {
-  let n = fnv1_32(new TextEncoder().encode(seed));
-  let out = '';
-  for (let i = 0; i < 5; i++) {
-    out += ALPHABET[n % ALPHABET.length];
-    n = Math.floor(n / ALPHABET.length);
-  }
-  return out;
-}
 
 /** The pod's name: `<ds>-` and a hash of (DaemonSet, node, revision, index), the first index whose name is free. */
 export function daemonPodName(ds: DaemonSet, node: string, hash: string, taken: ReadonlySet<string>): string {
-  const prefix = `${ds.metadata.name}-`.slice(0, MAX_PREFIX);
-  for (let i = 0; ; i++) {
-    const name = prefix + suffix(`${ds.metadata.uid ?? ds.metadata.name}/${node}/${hash}/${i}`);
-    if (!taken.has(name)) return name;
-  }
+  return derivedPodName(ds.metadata.name, `${ds.metadata.uid ?? ds.metadata.name}/${node}/${hash}`, taken);
 }
 
 export const isInPlaceType = (ds: DaemonSet): boolean =>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../workload/pods.js';
 import { daemonPodName } from './new-pod.js';
-import { pinnedToNode, podOrder, targetNodeName, updatedPodsOnNode } from './placement.js';
+import { pinnedToNode, targetNodeName } from '../../workload/node-pinning.js';
+import { podOrder, updatedPodsOnNode } from './placement.js';
 import type { DaemonSet } from '../types.js';
 
 const pinned = (node: string) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } } });

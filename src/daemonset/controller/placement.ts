@@ -2,7 +2,8 @@
 // nodeShouldRunDaemonPod, with Kubernetes' daemon util): the node each pod is bound or pinned
 // to, the order pods of one node are compared in, and whether each node should run the pod. Pure.
 import { daemonNodeEligibility } from '../../workload/node-eligibility.js';
-import type { Node, NodeSelectorTerm, SchedulingSpec } from '../../workload/nodes.js';
+import type { Node, SchedulingSpec } from '../../workload/nodes.js';
+import { targetNodeName } from '../../workload/node-pinning.js';
 import { timeOf, type Pod } from '../../workload/pods.js';
 import type { DaemonSet } from '../types.js';
 
@@ -11,34 +12,6 @@ export type NodeEligibility = { shouldRun: boolean; shouldContinueRunning: boole
 /** nodeShouldRunDaemonPod: the template's nodeName, nodeSelector, required affinity and taints (with the daemon tolerations). */
 export function nodeEligibility(node: Node, ds: DaemonSet): NodeEligibility {
   return daemonNodeEligibility(node, (ds.spec.template?.spec ?? {}) as SchedulingSpec);
-}
-
-type Affinity = { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] | null } | null } | null };
-
-/** util.GetTargetNodeName: spec.nodeName, else the single `metadata.name In [node]` field requirement of the required affinity. */
-export function targetNodeName(pod: Pod): string | undefined {
-  if (pod.spec.nodeName) return pod.spec.nodeName;
-  const terms = (pod.spec.affinity as Affinity | undefined)?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  for (const term of terms) {
-    for (const f of term.matchFields ?? []) {
-      if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
-    }
-  }
-  return undefined;
-}
-
-/**
- * ReplaceDaemonSetPodNodeNameNodeAffinity: the pod is pinned to `node` by a required
- * `matchFields metadata.name In [node]` term, which replaces the template's required terms (the
- * controller has already checked them against the node); preferred terms are kept.
- */
-export function pinnedToNode(affinity: unknown, node: string): Record<string, unknown> {
-  const term = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] };
-  const base = (affinity && typeof affinity === 'object' ? structuredClone(affinity) : {}) as Record<string, unknown> & { nodeAffinity?: Record<string, unknown> | null };
-  const nodeAffinity = base.nodeAffinity && typeof base.nodeAffinity === 'object' ? base.nodeAffinity : {};
-  const required = nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
-  const next = required && typeof required === 'object' ? { ...(required as object), nodeSelectorTerms: [term] } : { nodeSelectorTerms: [term] };
-  return { ...base, nodeAffinity: { ...nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: next } };
 }
 
 /** The DaemonSet's pods by target node; pods with none are returned apart. */
