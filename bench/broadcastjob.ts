@@ -1,0 +1,162 @@
+// The BroadcastJob section for `npm run bench:jobs` (bench/jobs.ts calls broadcastJobSection):
+// one BroadcastJob over 50 fake nodes with parallelism 10, our controller on the Node loop (its own
+// process, its client counted), against a baseline measured in the same run on the same nodes: a
+// client creating the same 50 pods itself, 10 at a time, each slot waiting for its pod to end.
+// In both, every pod's container "exits 0" as soon as the fake kubelet reports it Running (the
+// bench's watch tells the fake kubelet, completePod). Figures: wall time from the create (or the
+// first create) to every pod Succeeded, and to the job's status saying completed; API writes per
+// node (the loop's client for ours; the client's for the baseline). Printed, never asserted.
+// Standalone: `npx tsx bench/broadcastjob-standalone.ts` (its own control plane).
+import type { KubeHttp, KubeObject } from '../src/kube/http.js';
+import { describeWrites, isWriteKey, minus, total, writesOf, type Tally } from './cloneset-counting.js';
+import { IMAGE, createNamespace, sleep, until, type BenchCluster } from './cloneset-cluster.js';
+import type { LoopChild } from './cloneset-children.js';
+import { snapshot } from './cloneset-rollout.js';
+
+export const BROADCASTJOB_NAMESPACE = 'bench-broadcastjob';
+export const BROADCASTJOB_KINDS = ['BroadcastJob'];
+const NODES = 50;
+const PARALLELISM = 10;
+const POOL = 'bench.kruise-serverless.io/bcj-pool';
+const TIMEOUT_MS = 300_000;
+/** After the last pod: trailing status writes and Events land before the counts are read. */
+const SETTLE_MS = 3_000;
+const WATCH_SECONDS = 600;
+
+type Pod = KubeObject & { metadata: { name: string; namespace: string; uid: string; labels?: Record<string, string> }; status?: { phase?: string } };
+
+export type BroadcastJobRun = { label: string; wallMs: number; statusMs?: number; writes: Tally; runs?: number; conflicts?: number };
+export type BroadcastJobFigures = { nodes: number; parallelism: number; ours: BroadcastJobRun; baseline: BroadcastJobRun; ratio: { wall: number; writes: number } };
+
+const nodeNames = Array.from({ length: NODES }, (_, i) => `bcj-bench-${String(i).padStart(2, '0')}`);
+
+function podSpec(): Record<string, unknown> {
+  return {
+    restartPolicy: 'Never', automountServiceAccountToken: false, terminationGracePeriodSeconds: 1,
+    nodeSelector: { [POOL]: 'yes' }, tolerations: [{ key: POOL, operator: 'Exists', effect: 'NoSchedule' }],
+    containers: [{ name: 'main', image: IMAGE(1) }],
+  };
+}
+
+/**
+ * A watch over the namespace's pods: plays each container exiting 0 once the pod runs, and
+ * reports when pods have succeeded (`succeeded(label)` counts pods with that label key).
+ */
+async function podWatch(c: BenchCluster) {
+  const listed = await c.kube.list<Pod>('v1', 'Pod', { namespace: BROADCASTJOB_NAMESPACE });
+  const stop = new AbortController();
+  const completed = new Set<string>();
+  const succeeded = new Map<string, Pod>();
+  const waiters = new Map<string, () => void>();
+  let broken: string | undefined;
+  void c.kube.watch('v1', 'Pod', { resourceVersion: listed.resourceVersion, timeoutSeconds: WATCH_SECONDS, signal: stop.signal, namespace: BROADCASTJOB_NAMESPACE }, (e) => {
+    if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
+    const pod = e.object as Pod;
+    const name = pod.metadata.name;
+    if (pod.status?.phase === 'Running' && !completed.has(name)) {
+      completed.add(name);
+      c.kubelet.completePod(BROADCASTJOB_NAMESPACE, name, 0);
+    }
+    if (pod.status?.phase === 'Succeeded' && !succeeded.has(name)) {
+      succeeded.set(name, pod);
+      waiters.get(name)?.();
+    }
+  }).then(() => void (stop.signal.aborted || (broken = 'the pod watch ended')), (e: unknown) => void (stop.signal.aborted || (broken = String(e))));
+  return {
+    count: (labelKey: string) => [...succeeded.values()].filter((p) => p.metadata.labels?.[labelKey] !== undefined).length,
+    /** Resolves once the pod has succeeded. */
+    ended: (name: string) => new Promise<void>((resolve) => (succeeded.has(name) ? resolve() : waiters.set(name, resolve))),
+    get broken() { return broken; },
+    stop: () => stop.abort(),
+  };
+}
+
+async function jobCompleted(kube: KubeHttp): Promise<boolean> {
+  const job = await kube.get<KubeObject & { status?: { phase?: string } }>('apps.kruise.io/v1alpha1', 'BroadcastJob', 'bench', BROADCASTJOB_NAMESPACE);
+  return job.status?.phase === 'completed';
+}
+
+async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<BroadcastJobRun> {
+  const watch = await podWatch(c);
+  try {
+    const s0 = await snapshot(c, loop);
+    const t0 = performance.now();
+    await c.kube.create({
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', metadata: { name: 'bench', namespace: BROADCASTJOB_NAMESPACE },
+      spec: { parallelism: PARALLELISM, completionPolicy: { type: 'Always' }, template: { spec: podSpec() } },
+    });
+    let wallMs: number | undefined;
+    let statusMs: number | undefined;
+    await until('the BroadcastJob: every pod succeeded and its status completed', async () => {
+      if (watch.broken) throw new Error(watch.broken);
+      if (wallMs === undefined && watch.count('broadcastjob-name') === NODES) wallMs = performance.now() - t0;
+      if (statusMs === undefined && (await jobCompleted(c.kube))) statusMs = performance.now() - t0;
+      return wallMs !== undefined && statusMs !== undefined ? true : undefined;
+    }, TIMEOUT_MS, 20);
+    await sleep(SETTLE_MS);
+    const s1 = await snapshot(c, loop);
+    const writes = writesOf(minus(s1.loop.tally, s0.loop.tally));
+    log(`BroadcastJob: ${NODES} pods succeeded in ${(wallMs! / 1000).toFixed(2)} s, status completed at ${(statusMs! / 1000).toFixed(2)} s; ${total(writes)} writes (${describeWrites(writes)})`);
+    return { label: `BroadcastJob, parallelism ${PARALLELISM} (ours, Node loop)`, wallMs: wallMs!, statusMs: statusMs!, writes, runs: s1.loop.runs - s0.loop.runs, conflicts: s1.loop.conflicts - s0.loop.conflicts };
+  } finally {
+    watch.stop();
+  }
+}
+
+async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<BroadcastJobRun> {
+  const watch = await podWatch(c);
+  try {
+    const s0 = await snapshot(c, loop);
+    const t0 = performance.now();
+    let next = 0;
+    const slot = async () => {
+      while (next < NODES) {
+        const i = next++;
+        const name = `direct-${String(i).padStart(2, '0')}`;
+        const spec = podSpec();
+        await c.kube.create({
+          apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: BROADCASTJOB_NAMESPACE, labels: { 'bench-direct': 'yes' } },
+          spec: { ...spec, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeNames[i]] }] }] } } } },
+        });
+        await watch.ended(name);
+      }
+    };
+    await Promise.race([
+      Promise.all(Array.from({ length: PARALLELISM }, slot)),
+      until('the pod watch', async () => (watch.broken ? true : undefined), TIMEOUT_MS, 200).then(() => { throw new Error(watch.broken); }),
+    ]);
+    const wallMs = performance.now() - t0;
+    await sleep(SETTLE_MS);
+    const s1 = await snapshot(c, loop);
+    const writes = writesOf(minus(s1.own, s0.own));
+    log(`baseline: ${NODES} pods created and succeeded in ${(wallMs / 1000).toFixed(2)} s; ${total(writes)} writes (${describeWrites(writes)})`);
+    return { label: `the same pods created by a client, ${PARALLELISM} at a time`, wallMs, writes };
+  } finally {
+    watch.stop();
+  }
+}
+
+/** Measures both; adds and removes its 50 pool nodes (labelled and tainted: no other workload lands there). */
+export async function broadcastJobSection(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<{ lines: string[]; goals: string[]; figures: BroadcastJobFigures }> {
+  await createNamespace(c.kube, BROADCASTJOB_NAMESPACE);
+  await c.kubelet.addNodes(nodeNames.map((name) => ({ name, labels: { [POOL]: 'yes' }, taints: [{ key: POOL, value: 'yes', effect: 'NoSchedule' }] })));
+  try {
+    const ours = await measureOurs(c, loop, log);
+    const baseline = await measureBaseline(c, loop, log);
+    const figures: BroadcastJobFigures = {
+      nodes: NODES, parallelism: PARALLELISM, ours, baseline,
+      ratio: { wall: ours.wallMs / baseline.wallMs, writes: total(ours.writes, isWriteKey) / Math.max(total(baseline.writes, isWriteKey), 1) },
+    };
+    const row = (r: BroadcastJobRun) => `  ${r.label.padEnd(58)}${(r.wallMs / 1000).toFixed(2).padStart(7)}  ${r.statusMs === undefined ? '      —' : (r.statusMs / 1000).toFixed(2).padStart(7)}  ${String(total(r.writes)).padStart(6)}  ${(total(r.writes) / NODES).toFixed(2).padStart(8)}`;
+    const lines = [
+      `  ${'run'.padEnd(58)}${'wall s'.padStart(7)}  ${'status s'.padStart(7)}  ${'writes'.padStart(6)}  ${'per node'.padStart(8)}`,
+      row(ours), row(baseline),
+      `  ours by resource: ${describeWrites(ours.writes)}; ${ours.runs} runs, ${ours.conflicts} conflicts`,
+      `  baseline by resource: ${describeWrites(baseline.writes)}`,
+      `  ratio (BroadcastJob / baseline): wall ${figures.ratio.wall.toFixed(2)}×, writes ${figures.ratio.writes.toFixed(2)}×`,
+    ];
+    return { lines, goals: [`BroadcastJob wall ${figures.ratio.wall.toFixed(2)}× the client baseline, ${(total(ours.writes) / NODES).toFixed(2)} writes per node`], figures };
+  } finally {
+    await c.kubelet.removeNodes(nodeNames).catch((e: unknown) => log(`removing the BroadcastJob nodes: ${String(e)}`));
+  }
+}
