@@ -47,8 +47,13 @@ async function podWatch(c: BenchCluster) {
   const stop = new AbortController();
   const completed = new Set<string>();
   const succeeded = new Map<string, Pod>();
-  const waiters = new Map<string, () => void>();
+  const waiters = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
   let broken: string | undefined;
+  const breakWith = (why: string) => {
+    if (stop.signal.aborted) return;
+    broken ??= why;
+    for (const w of waiters.values()) w.reject(new Error(why));
+  };
   void c.kube.watch('v1', 'Pod', { resourceVersion: listed.resourceVersion, timeoutSeconds: WATCH_SECONDS, signal: stop.signal, namespace: BROADCASTJOB_NAMESPACE }, (e) => {
     if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
     const pod = e.object as Pod;
@@ -59,13 +64,17 @@ async function podWatch(c: BenchCluster) {
     }
     if (pod.status?.phase === 'Succeeded' && !succeeded.has(name)) {
       succeeded.set(name, pod);
-      waiters.get(name)?.();
+      waiters.get(name)?.resolve();
     }
-  }).then(() => void (stop.signal.aborted || (broken = 'the pod watch ended')), (e: unknown) => void (stop.signal.aborted || (broken = String(e))));
+  }).then(() => breakWith('the pod watch ended'), (e: unknown) => breakWith(`the pod watch failed: ${String(e)}`));
   return {
     count: (labelKey: string) => [...succeeded.values()].filter((p) => p.metadata.labels?.[labelKey] !== undefined).length,
     /** Resolves once the pod has succeeded. */
-    ended: (name: string) => new Promise<void>((resolve) => (succeeded.has(name) ? resolve() : waiters.set(name, resolve))),
+    ended: (name: string) => new Promise<void>((resolve, reject) => {
+      if (succeeded.has(name)) resolve();
+      else if (broken) reject(new Error(broken));
+      else waiters.set(name, { resolve, reject });
+    }),
     get broken() { return broken; },
     stop: () => stop.abort(),
   };
@@ -121,10 +130,15 @@ async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string
         await watch.ended(name);
       }
     };
-    await Promise.race([
-      Promise.all(Array.from({ length: PARALLELISM }, slot)),
-      until('the pod watch', async () => (watch.broken ? true : undefined), TIMEOUT_MS, 200).then(() => { throw new Error(watch.broken); }),
-    ]);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.all(Array.from({ length: PARALLELISM }, slot)),
+        new Promise((_, reject) => void (timer = setTimeout(() => reject(new Error(`baseline: not done in ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS))),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
     const wallMs = performance.now() - t0;
     await sleep(SETTLE_MS);
     const s1 = await snapshot(c, loop);
