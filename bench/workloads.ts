@@ -1,4 +1,4 @@
-// `npm run bench:workloads [-- --only=statefulset] [--replicas=N]`: our workload controllers against
+// `npm run bench:workloads [-- --only=statefulset,daemonset] [--replicas=N]`: our workload controllers against
 // their native counterparts on one local control plane (test/cluster: kube-apiserver, etcd,
 // kube-controller-manager, kube-scheduler; the fake kubelet makes pods ready and applies in-place
 // image changes), one section per workload, each with its own namespace and its own Node loop
@@ -6,6 +6,8 @@
 //   statefulset: a 30-replica image change, Advanced StatefulSet (Parallel, maxUnavailable 3,
 //                InPlaceIfPossible; the Node loop) against apps/v1 StatefulSet (OrderedReady;
 //                kube-controller-manager): wall time, writes per pod, pods recreated.
+//   daemonset:   an image change over 50 fake nodes, Advanced DaemonSet (InPlaceIfPossible,
+//                maxUnavailable 10%; the Node loop) against apps/v1 DaemonSet (same maxUnavailable).
 // Ratios are against the native workload measured in the same run; goals are printed, never
 // asserted. A new section is one entry in SECTIONS. Loopback only; bounded; its own control plane
 // ("bench-workloads"), stopped at the end.
@@ -15,6 +17,7 @@ import { bundleChildren, startLoop, type Bundles, type LoopChild } from './clone
 import { deleteNamespaces, startBenchCluster, type BenchCluster } from './cloneset-cluster.js';
 import { STATEFULSET_NAMESPACE, measureStatefulSets } from './statefulset-rollout.js';
 import { statefulSetGoals, statefulSetLines } from './statefulset-report.js';
+import { DAEMONSET_NAMESPACE, MAX_UNAVAILABLE as DS_MAX_UNAVAILABLE, NODES as DS_NODES, daemonSetGoals, daemonSetLines, measureDaemonSets } from './daemonset-rollout.js';
 
 const CONTROL_PLANE = 'bench-workloads';
 const NODES = { count: 10, podsEach: 1_500 };
@@ -40,6 +43,15 @@ const SECTIONS: Record<string, Section> = {
     async measure(c, loop, log) {
       const r = await measureStatefulSets(c, loop, REPLICAS, log);
       return { lines: statefulSetLines(r), goals: statefulSetGoals(r), figures: r };
+    },
+  },
+  daemonset: {
+    title: `DaemonSet: image change over ${DS_NODES} fake nodes, maxUnavailable ${DS_MAX_UNAVAILABLE} (wall: spec change → every node's pod at the new image and Ready; status: → the DaemonSet's status says so)`,
+    kinds: ['DaemonSet'],
+    namespaces: [DAEMONSET_NAMESPACE],
+    async measure(c, loop, log) {
+      const r = await measureDaemonSets(c, loop, log);
+      return { lines: daemonSetLines(r), goals: daemonSetGoals(r), figures: r };
     },
   },
 };
