@@ -84,7 +84,11 @@ async function applyWrite(kube: KubeHttp, w: Write, fieldManager: string, writte
       return outcome(kube.patch(asObject(w.target), w.patch, w.patchType, undefined, query).then(written),
         (e) => isConflict(e) || (w.patchType === 'json' && isFailedJsonPatch(e)));
     case 'delete':
-      return outcome(kube.delete(asObject(w.target), w.preconditions ? { preconditions: w.preconditions } : {}), isConflict, isNotFound);
+      return outcome(
+        kube.delete(asObject(w.target), { ...(w.preconditions ? { preconditions: w.preconditions } : {}), ...(w.propagationPolicy ? { propagationPolicy: w.propagationPolicy } : {}) }),
+        isConflict,
+        isNotFound,
+      );
   }
 }
 
@@ -206,7 +210,12 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
       }
     }
   }
-  const statusGroups = groupByTarget(plan.status, (s) => statusKey(s.target)).map((g) => g.map((s): Step => ({ label: describeStatus(s), run: (count) => applyStatus(kube, s, fieldManager, count, record) })));
+  const writesDone = result.conflicts === 0 && result.failed.length === 0 && result.stopped === 0 && result.skipped === 0;
+  const statusStep = (s: StatusWrite): Step => ({
+    label: describeStatus(s),
+    run: async (count) => (s.afterWrites && !writesDone ? 'conflict' : applyStatus(kube, s, fieldManager, count, record)),
+  });
+  const statusGroups = groupByTarget(plan.status, (s) => statusKey(s.target)).map((g) => g.map(statusStep));
   await pool(statusGroups, WRITE_CONCURRENCY, (g) => runSteps(g));
   const events = [...narrated.filter((e): e is EventNote => e !== undefined), ...plan.events];
   await runSteps(events.map((e) => ({

@@ -22,13 +22,19 @@ export type ObjectRef = { apiVersion: string; kind: string; name: string; namesp
  * - create: fails with AlreadyExists if the (deterministic) name is taken → the next run decides afresh.
  * - update: full replace; `object.metadata.resourceVersion` is the precondition.
  * - patch: merge/json/strategic patch; a json patch may start with a `test` op as precondition.
- * - delete: with optional uid/resourceVersion preconditions; NotFound means already done.
+ * - delete: with optional uid/resourceVersion preconditions and propagation policy; NotFound means already done.
  */
 export type Write = (
   | { op: 'create'; object: KubeObject }
   | { op: 'update'; object: KubeObject }
   | { op: 'patch'; target: ObjectRef; patch: unknown; patchType: 'merge' | 'json' | 'strategic' }
-  | { op: 'delete'; target: ObjectRef; preconditions?: { uid?: string; resourceVersion?: string } }
+  | {
+      op: 'delete';
+      target: ObjectRef;
+      preconditions?: { uid?: string; resourceVersion?: string };
+      /** Unset: the resource's default (Orphan for batch/v1 Jobs, whose pods would then outlive them). */
+      propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+    }
 ) & {
   reason: string;
   slowStart?: SlowStart;
@@ -63,6 +69,12 @@ export type StatusWrite = {
    * annotations too, so it carries `metadata`'s; its status is ignored (the main resource's is kept).
    */
   then?: Extract<Write, { op: 'update' }>;
+  /**
+   * Only if every write of the plan was applied: a status that records what the writes did (a
+   * CronJob's lastScheduleTime once its child exists) must not be written when one failed or lost
+   * a race. Skipped, it counts as a conflict: the next run decides afresh.
+   */
+  afterWrites?: boolean;
   reason: string;
 };
 

@@ -1,0 +1,69 @@
+// Pure: an AdvancedCronJob's children — which are running, which finished and how, which the
+// history limits drop — and the child to create for a scheduled time.
+import type { KubeObject } from '../../kube/http.js';
+import { ACJ_API_VERSION, ACJ_KIND, SCHEDULED_AT_ANNOTATION, childApiVersion, type AdvancedCronJobLike, type Child, type ChildKind } from '../types.js';
+
+export type Finished = 'Complete' | 'Failed' | undefined;
+
+/** A Job or BroadcastJob is finished when its Complete or Failed condition is True. */
+export function finishedAs(child: Child): Finished {
+  for (const c of child.status?.conditions ?? []) {
+    if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') return c.type;
+  }
+  return undefined;
+}
+
+/** `<acj>-<unix seconds of the scheduled time>`: a repeated run collides on the name. */
+export function childName(acjName: string, scheduled: Date): string {
+  return `${acjName}-${Math.floor(scheduled.getTime() / 1000)}`;
+}
+
+/** RFC 3339 in UTC, whole seconds (Go's time.RFC3339 layout). */
+export function rfc3339(t: Date): string {
+  return t.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * The children beyond `limit`, oldest first by status.startTime (none sorts first; ties by name),
+ * as OpenKruise prunes them.
+ */
+export function beyondLimit(children: readonly Child[], limit: number | undefined): Child[] {
+  if (limit === undefined || limit === null || children.length <= limit) return [];
+  const sorted = [...children].sort((a, b) => {
+    const sa = a.status?.startTime;
+    const sb = b.status?.startTime;
+    if (sa !== sb) return sa === undefined ? -1 : sb === undefined ? 1 : Date.parse(sa) - Date.parse(sb);
+    return (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
+  });
+  return sorted.slice(0, sorted.length - Math.max(0, limit));
+}
+
+/** The child for `scheduled`: the template's metadata and spec, the scheduled-at annotation, a controller reference. */
+export function newChild(acj: AdvancedCronJobLike, kind: ChildKind, scheduled: Date): KubeObject {
+  const template = (kind === 'Job' ? acj.spec.template?.jobTemplate : acj.spec.template?.broadcastJobTemplate) ?? {};
+  const meta = (template as { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } }).metadata ?? {};
+  const spec = (template as { spec?: unknown }).spec ?? {};
+  return {
+    apiVersion: childApiVersion(kind),
+    kind,
+    metadata: {
+      name: childName(acj.metadata.name ?? '', scheduled),
+      namespace: acj.metadata.namespace,
+      labels: { ...(meta.labels ?? {}) },
+      annotations: { ...(meta.annotations ?? {}), [SCHEDULED_AT_ANNOTATION]: rfc3339(scheduled) },
+      ownerReferences: [{ apiVersion: ACJ_API_VERSION, kind: ACJ_KIND, name: acj.metadata.name, uid: acj.metadata.uid, controller: true, blockOwnerDeletion: true }],
+    },
+    spec: structuredClone(spec),
+  };
+}
+
+/** The reference status.active lists (ref.GetReference without the resourceVersion, which would churn the status). */
+export function activeRef(child: Child, kind: ChildKind): Record<string, string> {
+  return {
+    apiVersion: childApiVersion(kind),
+    kind,
+    name: child.metadata.name ?? '',
+    namespace: child.metadata.namespace ?? '',
+    ...(child.metadata.uid ? { uid: child.metadata.uid } : {}),
+  };
+}

@@ -1,0 +1,57 @@
+// AdvancedCronJob (apps.kruise.io/v1alpha1): the names and keys OpenKruise's controller writes,
+// and the loose shapes the webhooks and the controller read (an admitted or listed object is
+// untrusted). The CRD types are in src/api/apps/advancedcronjob.ts.
+import type { AdvancedCronJobSpec, AdvancedCronJobStatus } from '../api/apps/advancedcronjob.js';
+
+export const ACJ_API_VERSION = 'apps.kruise.io/v1alpha1';
+export const ACJ_KIND = 'AdvancedCronJob';
+export const JOB_API_VERSION = 'batch/v1';
+export const JOB_KIND = 'Job';
+export const BROADCASTJOB_API_VERSION = 'apps.kruise.io/v1alpha1';
+export const BROADCASTJOB_KIND = 'BroadcastJob';
+
+/** On each child: its scheduled time (RFC 3339, whole seconds, UTC). */
+export const SCHEDULED_AT_ANNOTATION = 'apps.kruise.io/scheduled-at';
+
+/** OpenKruise's defaults (SetDefaultsAdvancedCronJob). */
+export const DEFAULT_SUCCESSFUL_HISTORY = 3;
+export const DEFAULT_FAILED_HISTORY = 1;
+
+export type ChildKind = typeof JOB_KIND | typeof BROADCASTJOB_KIND;
+
+export type Metadata = {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: { apiVersion?: string; kind?: string; name?: string; uid?: string; controller?: boolean }[];
+};
+
+export type AdvancedCronJobLike = {
+  apiVersion?: string;
+  kind?: string;
+  metadata: Metadata;
+  spec: Partial<AdvancedCronJobSpec> & { template?: AdvancedCronJobSpec['template'] };
+  status?: AdvancedCronJobStatus;
+};
+
+/** A Job or BroadcastJob as the controller reads it. */
+export type Child = {
+  apiVersion?: string;
+  kind?: string;
+  metadata: Metadata;
+  status?: { conditions?: { type?: string; status?: string }[]; startTime?: string };
+};
+
+/** Which kind of child the template makes (OpenKruise's FindTemplateKind: the Job template wins). */
+export function childKindOf(spec: AdvancedCronJobLike['spec']): ChildKind {
+  return spec.template?.jobTemplate ? JOB_KIND : BROADCASTJOB_KIND;
+}
+
+export function childApiVersion(kind: ChildKind): string {
+  return kind === JOB_KIND ? JOB_API_VERSION : BROADCASTJOB_API_VERSION;
+}
