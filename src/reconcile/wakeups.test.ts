@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WakeUps, type Timers } from './wakeups.js';
+import { MAX_TIMER_MS, WakeUps, type Timers } from './wakeups.js';
 import { runLoop } from './loop.js';
 import type { KubeHttp } from '../kube/http.js';
 import { emptyPlan, type Reconciler, type RunReport } from './types.js';
@@ -29,6 +29,46 @@ function manualTimers() {
 }
 
 describe('WakeUps', () => {
+  it('a wake-up beyond the longest timer (a yearly cron, 300 days away) fires then, not at once', () => {
+    const t = manualTimers();
+    // As Node does: a delay over 2^31-1 ms fires right away.
+    const set = t.timers.set;
+    const asked: number[] = [];
+    t.timers.set = (fn, ms) => (asked.push(ms), set(fn, ms > MAX_TIMER_MS ? 1 : ms));
+    const w = new WakeUps(t.timers);
+    const fired: number[] = [];
+    const day = 86_400_000;
+    w.schedule('acj', 300 * day, () => fired.push(t.timers.now()));
+    t.advance(299 * day);
+    expect(fired).toEqual([]);
+    expect(w.size).toBe(1);
+    t.advance(2 * day);
+    expect(fired).toEqual([300 * day]);
+    expect(asked.every((ms) => ms <= MAX_TIMER_MS)).toBe(true);
+    expect(asked.length).toBe(Math.ceil((300 * day) / MAX_TIMER_MS));
+  });
+
+  it('a timer that fires early (before the wake-up is due) is re-armed with what remains', () => {
+    const t = manualTimers();
+    const set = t.timers.set;
+    t.timers.set = (fn, ms) => set(fn, ms - Math.min(40, Math.floor(ms / 2)));
+    const w = new WakeUps(t.timers);
+    const fired: number[] = [];
+    w.schedule('k', 100, () => fired.push(t.timers.now()));
+    t.advance(1_000);
+    expect(fired).toEqual([100]);
+  });
+
+  it('an earlier request replaces a far one', () => {
+    const t = manualTimers();
+    const w = new WakeUps(t.timers);
+    const fired: string[] = [];
+    w.schedule('k', 40 * 86_400_000, () => fired.push('far'));
+    w.schedule('k', 1_000, () => fired.push('near'));
+    t.advance(50 * 86_400_000);
+    expect(fired).toEqual(['near']);
+  });
+
   it('keeps one wake-up per key, the earliest winning', () => {
     const t = manualTimers();
     const w = new WakeUps(t.timers);

@@ -16,6 +16,13 @@ export const realTimers: Timers = {
 
 type Pending = { at: number; handle: unknown };
 
+/**
+ * The longest single timer: Node fires a setTimeout longer than 2^31−1 ms (~24.8 days) at once
+ * (TimeoutOverflowWarning), so a far wake-up (a yearly cron) is a chain of timers, each re-armed
+ * with what remains of the wait.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class WakeUps {
   private readonly pending = new Map<string, Pending>();
 
@@ -27,11 +34,17 @@ export class WakeUps {
     const held = this.pending.get(key);
     if (held && held.at <= at) return;
     if (held) this.timers.clear(held.handle);
-    const handle = this.timers.set(() => {
-      if (this.pending.get(key)?.handle === handle) this.pending.delete(key);
-      fire();
-    }, Math.max(0, ms));
-    this.pending.set(key, { at, handle });
+    const arm = (): void => {
+      const entry: Pending = { at, handle: undefined };
+      entry.handle = this.timers.set(() => {
+        if (this.pending.get(key) !== entry) return;
+        if (this.timers.now() < at) return arm();
+        this.pending.delete(key);
+        fire();
+      }, Math.min(MAX_TIMER_MS, Math.max(0, at - this.timers.now())));
+      this.pending.set(key, entry);
+    };
+    arm();
   }
 
   /** How many wake-ups are pending (for tests and logs). */
