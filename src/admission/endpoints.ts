@@ -92,6 +92,16 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     sideEffects: 'None',
   },
   {
+    // AdvancedCronJob defaults (OpenKruise's SetDefaultsAdvancedCronJob).
+    path: 'mutate-advancedcronjob',
+    type: 'mutating',
+    name: 'madvancedcronjob.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['advancedcronjobs'], operations: ['CREATE', 'UPDATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
     path: 'validate-kruise',
     type: 'validating',
     name: 'vkruise.kruise-serverless.io',
@@ -101,6 +111,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['daemonsets'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['broadcastjobs'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['advancedcronjobs'], operations: ['CREATE', 'UPDATE'] },
     ],
     failurePolicy: 'Fail',
     timeoutSeconds: 5,
@@ -191,6 +202,18 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status', 'persistentvolumeclaims/status'], operations: ['UPDATE'] },
     ],
     namespaceSelector: { matchLabels: { 'policy.kruise.io/delete-protection': 'Cascading' } },
+  },
+  {
+    // Status changes of Jobs and BroadcastJobs (a child finished): the AdvancedCronJob that controls
+    // one runs at once (its next run may have waited on it: Forbid, history limits).
+    ...OBSERVER,
+    dedicatedObserver: true,
+    path: 'observe-job-status',
+    name: 'observe-job-status.kruise-serverless.io',
+    rules: [
+      { apiGroups: ['batch'], apiVersions: ['v1'], resources: ['jobs/status'], operations: ['UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['broadcastjobs/status'], operations: ['UPDATE'] },
+    ],
   },
   {
     // Nodes added, relabelled, tainted, cordoned or removed: per-node workloads (Advanced

@@ -294,7 +294,7 @@ describe('the pod-status observer', () => {
 
 describe('reconciler RBAC', () => {
   const rules = () =>
-    render({ crds: [crd('apps.kruise.io', 'clonesets', { status: {}, scale: {} }), crd('apps.kruise.io', 'sidecarsets', { status: {} }), crd('policy.kruise.io', 'podunavailablebudgets')] })
+    render({ crds: [crd('apps.kruise.io', 'clonesets', { status: {}, scale: {} }), crd('apps.kruise.io', 'sidecarsets', { status: {} }), crd('apps.kruise.io', 'advancedcronjobs', { status: {} }), crd('apps.kruise.io', 'broadcastjobs', { status: {} }), crd('policy.kruise.io', 'podunavailablebudgets')] })
       .find((o) => o.kind === 'ClusterRole')!.rules as { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[];
   const verbs = (group: string, resource: string) => rules().filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs).sort();
 
@@ -314,6 +314,8 @@ describe('reconciler RBAC', () => {
     ['', 'persistentvolumeclaims', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['apps', 'controllerrevisions', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['batch', 'jobs', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
+    ['apps.kruise.io', 'advancedcronjobs/status', ['get', 'patch', 'update']],
+    ['apps.kruise.io', 'broadcastjobs', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['coordination.k8s.io', 'leases', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['', 'services', []],
     ['rbac.authorization.k8s.io', 'clusterroles', []],

@@ -311,6 +311,7 @@ export function reconcilerRules(crds: readonly KubeObject[]): Record<string, unk
     // update: the Advanced StatefulSet sets PVC owners for persistentVolumeClaimRetentionPolicy.
     rule('', ['persistentvolumeclaims'], [...READ, 'create', 'update', 'patch', 'delete']),
     rule('apps', ['controllerrevisions', 'deployments', 'replicasets', 'statefulsets'], CRUD),
+    // AdvancedCronJob creates, watches and deletes Jobs (its BroadcastJobs fall under the CRD rules above).
     rule('batch', ['jobs'], CRUD),
     rule('coordination.k8s.io', ['leases'], CRUD),
     // Deletion protection: a Cascading CRD is protected while custom resources of it exist, and

@@ -11,6 +11,7 @@ import { cloneSetReconcilerFor } from '../cloneset/controller/reconciler.js';
 import { statefulSetReconcilerFor } from '../statefulset/controller/reconciler.js';
 import { daemonSetReconciler } from '../daemonset/controller/reconciler.js';
 import { broadcastJobReconciler } from '../broadcastjob/controller/reconciler.js';
+import { advancedCronJobReconciler } from '../advancedcronjob/controller/reconciler.js';
 import { FEATURE_GATE_DEFAULTS, type FeatureGates } from './feature-gates.js';
 
 /** `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points. */
@@ -27,5 +28,6 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS): Reconc
     statefulSetReconcilerFor({ gates, budgets: pubDisruptionBudgets }) as Reconciler,
     daemonSetReconciler as Reconciler,
     broadcastJobReconciler as Reconciler,
+    advancedCronJobReconciler as Reconciler,
   ];
 }
