@@ -51,12 +51,12 @@ describe('defaultedAdvancedCronJob', () => {
   it('sets OpenKruise’s defaults and defaults the pod template', () => {
     const d = defaultedAdvancedCronJob(acj(), true);
     expect(d.spec).toMatchObject({ concurrencyPolicy: 'Allow', paused: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
-    const pod = (d.spec.template?.broadcastJobTemplate?.spec?.template as { spec: Record<string, unknown> }).spec;
+    const pod = (d.spec.template?.broadcastJobTemplate?.spec?.template as unknown as { spec: Record<string, unknown> }).spec;
     expect(pod).toMatchObject({ dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30, restartPolicy: 'Never' });
   });
   it('keeps what is set, and leaves the template alone when asked to', () => {
     const d = defaultedAdvancedCronJob(acj({ concurrencyPolicy: 'Forbid', successfulJobsHistoryLimit: 0 }), false);
     expect(d.spec).toMatchObject({ concurrencyPolicy: 'Forbid', successfulJobsHistoryLimit: 0 });
-    expect((d.spec.template?.broadcastJobTemplate?.spec?.template as { spec: Record<string, unknown> }).spec.dnsPolicy).toBeUndefined();
+    expect((d.spec.template?.broadcastJobTemplate?.spec?.template as unknown as { spec: Record<string, unknown> }).spec.dnsPolicy).toBeUndefined();
   });
 });
