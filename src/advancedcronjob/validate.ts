@@ -1,6 +1,6 @@
 // Validation of an AdvancedCronJob with OpenKruise's rules, field paths and messages
 // (pkg/webhook/advancedcronjob/validating): the name, the schedule (robfig's ParseStandard
-// grammar, see schedule.ts) and time zone, exactly one template with its pod template validated
+// grammar, see schedule-syntax.ts: croner stays out of the Worker) and time zone, exactly one template with its pod template validated
 // as a pod, non-negative deadline and history limits, and on UPDATE only the scheduling fields may
 // change. An invalid schedule or zone is refused here, at the edge: the controller never falls
 // back to another zone. Pure.
@@ -8,7 +8,7 @@ import type { FieldError } from '../kube/field-errors.js';
 import { defaultPodSpecParts } from '../kube/pod-defaults.js';
 import { validatePodParts } from '../kube/pod-validation.js';
 import { NEGATIVE_ERROR, isRecord, maxLenError, regexError, validateAnnotations, validateLabels } from '../kube/validation.js';
-import { parseSchedule, timeZoneProblem } from './schedule.js';
+import { readSchedule, timeZoneProblem } from './schedule-syntax.js';
 import type { AdvancedCronJobLike } from './types.js';
 
 const NAME_MAX = 63;
@@ -30,7 +30,7 @@ function validateSchedule(spec: AdvancedCronJobLike['spec']): FieldError[] {
   const errs: FieldError[] = [];
   if (schedule.length === 0) errs.push({ field: 'spec.schedule', type: 'Invalid', value: schedule, detail: 'schedule cannot be empty, please provide valid cron schedule.' });
   // The zone is checked on its own (below): parse the schedule without it.
-  const parsed = parseSchedule(schedule);
+  const parsed = readSchedule(schedule);
   if (!parsed.ok) errs.push({ field: 'spec.schedule', type: 'Invalid', value: schedule, detail: parsed.error });
   if (schedule.includes('TZ') && spec.timeZone !== undefined && spec.timeZone !== null) {
     errs.push({ field: 'spec.schedule', type: 'Invalid', value: schedule, detail: 'cannot use both timeZone field and TZ or CRON_TZ in schedule' });
