@@ -6,7 +6,6 @@
 // bench's watch tells the fake kubelet, completePod). Figures: wall time from the create (or the
 // first create) to every pod Succeeded, and to the job's status saying completed; API writes per
 // node (the loop's client for ours; the client's for the baseline). Printed, never asserted.
-// Standalone: `npx tsx bench/broadcastjob-standalone.ts` (its own control plane).
 import type { KubeHttp, KubeObject } from '../src/kube/http.js';
 import { describeWrites, isWriteKey, minus, total, writesOf, type Tally } from './cloneset-counting.js';
 import { IMAGE, createNamespace, sleep, until, type BenchCluster } from './cloneset-cluster.js';
