@@ -1,6 +1,6 @@
 // The StatefulSet section's table, milestones and goal line for `npm run bench:workloads`. Figures
 // only: the goal is compared and printed, never asserted.
-import { met, native, ours, s1, watchedRolloutLines, x2 } from './watched-report.js';
+import { goalLines, s1, watchedRolloutLines } from './watched-report.js';
 import { MAX_UNAVAILABLE, STATEFULSET_NAMESPACE, type StatefulSetRollouts } from './statefulset-rollout.js';
 
 /** Ours (Advanced StatefulSet, in place, 3 at a time) against the native OrderedReady rollout, wall time. */
@@ -11,10 +11,5 @@ export function statefulSetLines(r: StatefulSetRollouts): string[] {
 }
 
 export function statefulSetGoals(r: StatefulSetRollouts): string[] {
-  const o = ours(r);
-  const n = native(r);
-  const failed = r.failures.map((f) => `${f.workload} rollout FAILED (${f.error})`);
-  if (!o || !n) return failed;
-  const ratio = o.wallMs / n.wallMs;
-  return [`Advanced StatefulSet (in place, maxUnavailable ${MAX_UNAVAILABLE}) ≤ ${GOAL_VS_NATIVE}× apps/v1 OrderedReady: ${met(ratio <= GOAL_VS_NATIVE)} (${x2(ratio)})`, ...failed];
+  return goalLines(r, `Advanced StatefulSet (in place, maxUnavailable ${MAX_UNAVAILABLE}) ≤ ${GOAL_VS_NATIVE}× apps/v1 OrderedReady`, GOAL_VS_NATIVE);
 }

@@ -11,14 +11,13 @@
 // serviceName names a Service that is never created: neither controller looks it up, and without
 // one no endpoints controller writes for every readiness change in the window.
 import type { KubeObject } from '../src/kube/http.js';
-import { IMAGE, createNamespace, podTemplate, podsOf, rolledOut, sleep, until, type BenchCluster } from './cloneset-cluster.js';
+import { IMAGE, createNamespace, podTemplate, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
-import { IN_PLACE_MARKS, RECREATE_MARKS, rollOne, type RolloutWorkload, type WatchedRollout } from './watched-rollout.js';
+import { IN_PLACE_MARKS, RECREATE_MARKS, bringUpAndRoll, type RolloutWorkload, type WatchedRollout } from './watched-rollout.js';
 
 export type StatefulSetRollout = WatchedRollout;
 
 export const STATEFULSET_NAMESPACE = 'bench-statefulset';
-const ROLLOUT_TIMEOUT_MS = 600_000;
 
 export const ADVANCED_STATEFULSET = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet' } as const;
 export const NATIVE_STATEFULSET = { apiVersion: 'apps/v1', kind: 'StatefulSet' } as const;
@@ -72,28 +71,5 @@ export async function measureStatefulSets(c: BenchCluster, loop: LoopChild, repl
     { object: nativeStatefulSet('native', namespace, replicas, IMAGE(1)), namespace, label: 'apps/v1 StatefulSet', controller: 'kube-controller-manager', app: 'native', ours: false, marks: RECREATE_MARKS, statusDone: (o) => statusDone(o, replicas, false) },
     { object: advancedStatefulSet('advanced', namespace, replicas, IMAGE(1)), namespace, label: 'Advanced StatefulSet', controller: 'Node loop', app: 'advanced', ours: true, marks: IN_PLACE_MARKS, statusDone: (o) => statusDone(o, replicas, true) },
   ];
-  const t0 = performance.now();
-  for (const w of workloads) w.object = (await c.kube.create(w.object)) as RolloutWorkload['object'];
-  await until(`${replicas} ready pods for each StatefulSet`, async () => {
-    for (const w of workloads) {
-      if (!rolledOut(await podsOf(c.kube, STATEFULSET_NAMESPACE, w.app), replicas, IMAGE(1))) return undefined;
-      if (!w.statusDone(await c.kube.get(w.object.apiVersion!, w.object.kind!, w.app, STATEFULSET_NAMESPACE))) return undefined;
-    }
-    return true;
-  }, ROLLOUT_TIMEOUT_MS, 500);
-  const bringUpMs = performance.now() - t0;
-  log(`both StatefulSets at ${replicas} ready pods in ${(bringUpMs / 1000).toFixed(1)} s`);
-  await sleep(3_000);
-  const results: StatefulSetRollout[] = [];
-  const failures: { workload: string; error: string }[] = [];
-  // One at a time, so each has the machine to itself; the native one first, while the loop idles.
-  for (const w of workloads) {
-    try {
-      results.push(await rollOne(c, loop, w, replicas, log));
-    } catch (e) {
-      failures.push({ workload: w.label, error: e instanceof Error ? e.message : String(e) });
-      log(`${w.label}: ${failures.at(-1)!.error}`);
-    }
-  }
-  return { replicas, bringUpMs, results, failures };
+  return { replicas, ...(await bringUpAndRoll(c, loop, workloads, replicas, 'StatefulSet', log)) };
 }

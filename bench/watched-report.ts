@@ -61,3 +61,13 @@ export function watchedRolloutLines(r: { results: WatchedRollout[]; failures: { 
   return lines;
 }
 
+
+/** "<goal>: met|NOT met (ratio)" for ours against native by wall time, then any failed rollouts. */
+export function goalLines(r: { results: WatchedRollout[]; failures: { workload: string; error: string }[] }, goal: string, limit: number): string[] {
+  const o = ours(r);
+  const n = native(r);
+  const failed = r.failures.map((f) => `${f.workload} rollout FAILED (${f.error})`);
+  if (!o || !n) return failed;
+  const ratio = o.wallMs / n.wallMs;
+  return [`${goal}: ${met(ratio <= limit)} (${x2(ratio)})`, ...failed];
+}

@@ -103,3 +103,35 @@ export async function rollOne(c: BenchCluster, loop: LoopChild, w: RolloutWorklo
   }
 }
 
+
+export type RolloutPair = { bringUpMs: number; results: WatchedRollout[]; failures: { workload: string; error: string }[] };
+
+/**
+ * Creates the workloads at IMAGE(1), waits for `replicas` ready pods each and their status, then
+ * rolls them to IMAGE(2) one at a time (in the order given: the native one first, while the loop idles).
+ */
+export async function bringUpAndRoll(c: BenchCluster, loop: LoopChild, workloads: RolloutWorkload[], replicas: number, what: string, log: (m: string) => void): Promise<RolloutPair> {
+  const t0 = performance.now();
+  for (const w of workloads) w.object = (await c.kube.create(w.object)) as RolloutWorkload['object'];
+  await until(`${replicas} ready pods for each ${what}`, async () => {
+    for (const w of workloads) {
+      if (!rolledOut(await podsOf(c.kube, w.namespace, w.app), replicas, IMAGE(1))) return undefined;
+      if (!w.statusDone(await c.kube.get(w.object.apiVersion!, w.object.kind!, w.app, w.namespace))) return undefined;
+    }
+    return true;
+  }, ROLLOUT_TIMEOUT_MS, 500);
+  const bringUpMs = performance.now() - t0;
+  log(`every ${what} at ${replicas} ready pods in ${(bringUpMs / 1000).toFixed(1)} s`);
+  await sleep(3_000);
+  const results: WatchedRollout[] = [];
+  const failures: { workload: string; error: string }[] = [];
+  for (const w of workloads) {
+    try {
+      results.push(await rollOne(c, loop, w, replicas, log));
+    } catch (e) {
+      failures.push({ workload: w.label, error: e instanceof Error ? e.message : String(e) });
+      log(`${w.label}: ${failures.at(-1)!.error}`);
+    }
+  }
+  return { bringUpMs, results, failures };
+}
