@@ -164,7 +164,7 @@ const ALL: Scope = { kind: 'all' };
 const WEB: Scope = { kind: 'objects', objects: [{ namespace: 'default', name: 'web' }] };
 
 /** How a fake run of a kind goes: what its plan asks, whether it held the lease, what it wrote. */
-type Script = { requeueAfterMs?: number; acted?: boolean; writes?: number; events?: number; throws?: string };
+type Script = { requeueAfterMs?: number; scheduledAfterMs?: number; acted?: boolean; writes?: number; events?: number; throws?: string };
 
 function scripted(script: Record<string, Script>) {
   const calls: { kind: string; scope: Scope }[] = [];
@@ -178,6 +178,7 @@ function scripted(script: Record<string, Script>) {
       writes: Array.from({ length: s.writes ?? 0 }, () => ({ op: 'patch' as const, target, patch: {}, patchType: 'merge' as const, reason: 'test' })),
       events: Array.from({ length: s.events ?? 0 }, () => ({ regarding: target, type: 'Normal' as const, reason: 'Test', message: 'test' })),
       ...(s.requeueAfterMs !== undefined ? { requeueAfterMs: s.requeueAfterMs } : {}),
+      ...(s.scheduledAfterMs !== undefined ? { scheduledAfterMs: s.scheduledAfterMs } : {}),
     };
     const acted = s.acted ?? true;
     return { reconciler: r.kind, acted, dryRun: false, plan, applied: acted ? (s.writes ?? 0) + (s.events ?? 0) : 0, conflicts: 0, failed: [], apiCalls: 1, durationMs: 1 };
@@ -234,6 +235,15 @@ describe('wake-ups after EventBridge-triggered runs', () => {
     const queue = new RecordingQueue();
     await handlerWith({ CloneSet: { requeueAfterMs: 20 * 60_000 } }, { queue, resyncEveryMs: 0 }).handler(scheduled);
     expect(queue.sent.map((m) => [bodyOf(m).dueAt, bodyOf(m).resyncBy, m.delaySeconds])).toEqual([[at(20 * 60_000), undefined, 900]]);
+  });
+
+  it('a scheduled time (a CronJob’s next run) is sent however far past the next resync, with no horizon, beside a retry', async () => {
+    const queue = new RecordingQueue();
+    await handlerWith({ CloneSet: { scheduledAfterMs: 20 * 60_000, requeueAfterMs: 10_000 } }, { queue }).handler(scheduled);
+    expect(queue.sent.map((m) => [bodyOf(m).dueAt, bodyOf(m).resyncBy, bodyOf(m).scheduled, m.delaySeconds])).toEqual([
+      [at(10_000), at(60_000), undefined, 10],
+      [at(20 * 60_000), undefined, true, 900],
+    ]);
   });
 
   it('without a queue, wake-ups are reported as not scheduled and the run is otherwise unchanged', async () => {
@@ -295,6 +305,23 @@ describe('SQS batches of wake-ups', () => {
     expect(calls).toEqual([]);
     expect(queue.sent.map((m) => [bodyOf(m), m.delaySeconds])).toEqual([[body, 300]]);
     expect(summary).toMatchObject({ ok: true, batchItemFailures: [] });
+  });
+
+  it('a scheduled time is passed on by a wake-up run that wrote, not by one that found nothing to do (duplicates end there)', async () => {
+    const body = { clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', scope: WEB, dueAt: at(0), scheduled: true };
+    const wrote = new RecordingQueue();
+    await handlerWith({ CloneSet: { scheduledAfterMs: 60_000, writes: 1 } }, { queue: wrote }).handler({ Records: [sqsRecord('due', body)] });
+    expect(wrote.sent.map((m) => [bodyOf(m).dueAt, bodyOf(m).scheduled, bodyOf(m).resyncBy])).toEqual([[at(60_000), true, undefined]]);
+    const idle = new RecordingQueue();
+    await handlerWith({ CloneSet: { scheduledAfterMs: 60_000 } }, { queue: idle }).handler({ Records: [sqsRecord('dup', body)] });
+    expect(idle.sent).toEqual([]);
+  });
+
+  it('a scheduled time whose run lost the lease is tried again, whatever the resync horizon', async () => {
+    const queue = new RecordingQueue();
+    const body = { clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', scope: WEB, dueAt: at(0), scheduled: true };
+    await handlerWith({ CloneSet: { acted: false } }, { queue }).handler({ Records: [sqsRecord('held', body)] });
+    expect(queue.sent.map((m) => [bodyOf(m).scope, bodyOf(m).resyncBy, m.delaySeconds])).toEqual([[WEB, undefined, 2]]);
   });
 
   it('a record whose scheduled resync has run is acknowledged without running', async () => {

@@ -22,7 +22,7 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { cachedEksToken, credentialsFromEnv } from '../../src/aws/eks-token.js';
 import { eksKubeSource, kubeConfigSource, readKubeconfigSecret, type KubeSource, type SecretsClient } from '../../src/aws/kube-source.js';
-import { coveredByResync, dedupeRequeues, requeueFor, toQueuedMessage, type Requeue, type RequeueQueue } from '../../src/aws/requeue.js';
+import { coveredByResync, dedupeRequeues, requeueFor, scheduledRequeueFor, toQueuedMessage, type Requeue, type RequeueQueue } from '../../src/aws/requeue.js';
 import { routeEvent, type PlannedRun, type Route } from '../../src/aws/route-event.js';
 import { isSqsEvent, routeSqsRecords } from '../../src/aws/route-sqs.js';
 import { sqsRequeueQueue } from '../../src/aws/sqs-fetch.js';
@@ -93,6 +93,10 @@ export type ReconcileHandler = (event: unknown, context?: unknown) => Promise<Re
 
 type Executed = { run: PlannedRun; summary: RunSummary; report?: RunReport; records: string[]; resyncBy?: number };
 
+/** After an event or the schedule, a run sends its scheduled times; after a wake-up, only a run that wrote (see Plan.scheduledAfterMs). */
+const afterEvent = () => true;
+const wrote = (e: Executed) => (e.report?.applied ?? 0) > 0;
+
 export function makeReconcileHandler(deps: ReconcileDeps): ReconcileHandler {
   const log = deps.log ?? (() => undefined);
   return async (event) => {
@@ -118,7 +122,7 @@ async function onEvent(deps: ReconcileDeps, event: unknown): Promise<ReconcileSu
   const resyncBy = deps.resyncEveryMs ? now() + deps.resyncEveryMs : undefined;
   const summary: ReconcileSummary = { ...base, ok: runsOk(executed), runs: executed.map((e) => e.summary) };
   if (route.trigger === 'object-changed' && executed.length === 0) summary.message = `no reconciler for ${route.event.apiVersion} ${route.event.kind}`;
-  const sent = await sendRequeues(deps, wakeUps(deps, executed, (e) => e.resyncBy ?? resyncBy));
+  const sent = await sendRequeues(deps, wakeUps(deps, executed, (e) => e.resyncBy ?? resyncBy, afterEvent));
   if (sent.notes.length) summary.requeues = sent.notes;
   if (sent.notes.some((n) => n.status === 'failed')) summary.ok = false;
   await pushIf(deps, summary, route.trigger === 'schedule' || executed.some(wroteToCluster));
@@ -130,7 +134,7 @@ async function onRequeues(deps: ReconcileDeps, records: readonly unknown[]): Pro
   const route = routeSqsRecords(records, deps.reconcilers, deps.clusterId, now());
   const executed = await runAll(deps, route.runs.map(({ records: ids, resyncBy, ...run }) => ({ run, records: ids, ...(resyncBy !== undefined ? { resyncBy } : {}) })));
   const failed = new Set<string>([...route.invalid.map((i) => i.messageId), ...executed.filter((e) => e.summary.error).flatMap((e) => e.records)]);
-  const sent = await sendRequeues(deps, [...route.notYetDue, ...wakeUps(deps, executed, (e) => e.resyncBy)]);
+  const sent = await sendRequeues(deps, [...route.notYetDue, ...wakeUps(deps, executed, (e) => e.resyncBy, wrote)]);
   for (const id of sent.failed) failed.add(id);
   const summary: ReconcileSummary = {
     ok: runsOk(executed) && route.invalid.length === 0 && failed.size === 0,
@@ -158,14 +162,16 @@ const runsOk = (executed: readonly Executed[]) => executed.every((e) => !e.summa
 /** Pushed collections only change through API writes, so events or ledger writes alone do not call for a push. */
 const wroteToCluster = ({ report: r }: Executed) => r !== undefined && r.applied > 0 && (r.plan.writes.length > 0 || r.plan.status.length > 0);
 
-function wakeUps(deps: ReconcileDeps, executed: readonly Executed[], horizon: (e: Executed) => number | undefined): Requeue[] {
+function wakeUps(deps: ReconcileDeps, executed: readonly Executed[], horizon: (e: Executed) => number | undefined, passOn: (e: Executed) => boolean): Requeue[] {
   const now = (deps.now ?? Date.now)();
   return executed.flatMap((e) => {
     if (!e.report) return [];
     const { apiVersion, kind } = e.run.reconciler;
     const resyncBy = horizon(e);
-    const r = requeueFor({ apiVersion, kind, scope: e.run.scope, report: e.report }, { clusterId: deps.clusterId, now, from: e.records, ...(resyncBy !== undefined ? { resyncBy } : {}) });
-    return r ? [r] : [];
+    const run = { apiVersion, kind, scope: e.run.scope, report: e.report };
+    const r = requeueFor(run, { clusterId: deps.clusterId, now, from: e.records, ...(resyncBy !== undefined ? { resyncBy } : {}) });
+    const scheduled = scheduledRequeueFor(run, { clusterId: deps.clusterId, now, from: e.records, passOn: passOn(e) });
+    return [...(r ? [r] : []), ...(scheduled ? [scheduled] : [])];
   });
 }
 

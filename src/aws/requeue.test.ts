@@ -7,6 +7,7 @@ import {
   parseRequeueBody,
   requeueDelayMs,
   requeueFor,
+  scheduledRequeueFor,
   toQueuedMessage,
   type Requeue,
   type RequeueBody,
@@ -146,5 +147,32 @@ describe('parseRequeueBody', () => {
     const out = parseRequeueBody(text);
     expect(out.ok).toBe(false);
     expect(out.ok ? '' : out.error).toContain(error);
+  });
+});
+
+describe('scheduled times (Plan.scheduledAfterMs)', () => {
+  const report = (scheduledAfterMs?: number) => ({ reconciler: 'AdvancedCronJob', acted: true, dryRun: false, plan: { writes: [], status: [], events: [], ...(scheduledAfterMs !== undefined ? { scheduledAfterMs } : {}) }, applied: 0, conflicts: 0, failed: [], apiCalls: 1, durationMs: 1 });
+  const run = (ms?: number) => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'AdvancedCronJob', scope: { kind: 'all' } as const, report: report(ms) });
+  const now = Date.parse('2026-03-07T12:00:00Z');
+
+  it('is a message with no horizon, never covered by a resync, parsed back as scheduled', () => {
+    const r = scheduledRequeueFor(run(3_600_000), { clusterId: 'c', now, passOn: true })!;
+    expect(r.body).toEqual({ clusterId: 'c', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'AdvancedCronJob', scope: { kind: 'all' }, dueAt: '2026-03-07T13:00:00.000Z', scheduled: true });
+    expect(coveredByResync({ ...r.body, resyncBy: '2026-03-07T12:01:00.000Z' })).toBe(false);
+    expect(parseRequeueBody(JSON.stringify(r.body))).toEqual({ ok: true, body: r.body });
+  });
+
+  it('is not sent when the run may not pass it on, nor when the plan names none', () => {
+    expect(scheduledRequeueFor(run(60_000), { clusterId: 'c', now, passOn: false })).toBeUndefined();
+    expect(scheduledRequeueFor(run(), { clusterId: 'c', now, passOn: true })).toBeUndefined();
+  });
+
+  it('never merges with a retry of the same scope: each keeps its own time', () => {
+    const retry = requeueFor({ ...run(), report: { ...report(), plan: { writes: [], status: [], events: [], requeueAfterMs: 10_000 } } }, { clusterId: 'c', now, resyncBy: now + 60_000 })!;
+    const sched = scheduledRequeueFor(run(60_000), { clusterId: 'c', now, passOn: true })!;
+    expect(dedupeRequeues([retry, sched]).map((r) => [r.body.dueAt, r.body.scheduled])).toEqual([
+      ['2026-03-07T12:00:10.000Z', undefined],
+      ['2026-03-07T12:01:00.000Z', true],
+    ]);
   });
 });

@@ -7,6 +7,12 @@
 // this every minute's resync of a stuck rollout would start one more requeue chain that never
 // ends (the Node loop had that bug: see src/reconcile/wakeups.ts). A chain keeps the `resyncBy` of
 // the run that started it, so it ends within one schedule period.
+//
+// A time an object's spec names (Plan.scheduledAfterMs: a CronJob's next run) is the exception: it
+// is sent however far off, with no horizon, so it does not wait on the resync. Chains of those end
+// another way: a run a wake-up started passes the next one on only if it wrote something, so of
+// several wake-ups for one time (sent by several runs before it) only the one that did the work
+// goes on.
 import type { RunReport, Scope } from '../reconcile/types.js';
 import { LEASE_RETRY_MS } from '../reconcile/lease.js';
 
@@ -22,6 +28,8 @@ export type RequeueBody = {
   dueAt: string;
   /** By when a scheduled full resync will have run (ISO 8601); absent when none is scheduled. */
   resyncBy?: string;
+  /** A time an object's spec names (Plan.scheduledAfterMs): no resync covers it; passed on only by a run that wrote. */
+  scheduled?: boolean;
 };
 
 /** A wake-up to send, and the SQS records (message ids) to report failed if it cannot be sent. */
@@ -58,9 +66,29 @@ export function requeueFor(run: { apiVersion: string; kind: string; scope: Scope
   return { body, from: ctx.from ?? [] };
 }
 
-/** A scheduled full resync runs no later than this wake-up would. */
+/**
+ * The wake-up for a time the run's objects name (Plan.scheduledAfterMs), if any: sent however far
+ * off, with no resync horizon (a resync would only ask for it again). `passOn` says whether this
+ * run may send it: always after an event or the schedule; after a wake-up only if it wrote (see
+ * Plan.scheduledAfterMs), so that of several wake-ups due at once one chain goes on.
+ */
+export function scheduledRequeueFor(run: { apiVersion: string; kind: string; scope: Scope; report: RunReport }, ctx: RequeueContext & { passOn: boolean }): Requeue | undefined {
+  const delay = run.report.plan.scheduledAfterMs;
+  if (delay === undefined || !ctx.passOn) return undefined;
+  const body: RequeueBody = {
+    clusterId: ctx.clusterId,
+    apiVersion: run.apiVersion,
+    kind: run.kind,
+    scope: run.scope,
+    dueAt: new Date(ctx.now + Math.max(0, delay)).toISOString(),
+    scheduled: true,
+  };
+  return { body, from: ctx.from ?? [] };
+}
+
+/** A scheduled full resync runs no later than this wake-up would (never for a scheduled time). */
 export function coveredByResync(body: RequeueBody): boolean {
-  return body.resyncBy !== undefined && Date.parse(body.dueAt) >= Date.parse(body.resyncBy);
+  return !body.scheduled && body.resyncBy !== undefined && Date.parse(body.dueAt) >= Date.parse(body.resyncBy);
 }
 
 /** Whole seconds until due, rounded up (never early), within SQS's bounds. */
@@ -98,7 +126,8 @@ export function dedupeRequeues(requeues: readonly Requeue[]): Requeue[] {
   const kept: Requeue[] = [];
   const sorted = [...requeues].sort((a, b) => Date.parse(a.body.dueAt) - Date.parse(b.body.dueAt));
   for (const r of sorted) {
-    const same = kept.filter((k) => k.body.clusterId === r.body.clusterId && k.body.apiVersion === r.body.apiVersion && k.body.kind === r.body.kind);
+    // A scheduled time and a retry never merge: each is passed on by its own rules.
+    const same = kept.filter((k) => k.body.clusterId === r.body.clusterId && k.body.apiVersion === r.body.apiVersion && k.body.kind === r.body.kind && Boolean(k.body.scheduled) === Boolean(r.body.scheduled));
     const due = Date.parse(r.body.dueAt);
     const into =
       same.find((k) => covers(k.body.scope, r.body.scope)) ??
@@ -139,6 +168,7 @@ export function parseRequeueBody(text: string): { ok: true; body: RequeueBody } 
   if (errors.length || !scope) return { ok: false, error: `body: ${errors.join(', ')}` };
   const body: RequeueBody = { clusterId: b.clusterId as string, apiVersion: b.apiVersion as string, kind: b.kind as string, scope, dueAt: b.dueAt as string };
   if (typeof b.resyncBy === 'string') body.resyncBy = b.resyncBy;
+  if (b.scheduled === true) body.scheduled = true;
   return { ok: true, body };
 }
 

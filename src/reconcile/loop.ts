@@ -66,7 +66,10 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
       opts.onReport?.(report, scope);
       if (report.wrote) own.add(report.wrote);
       if (!report.acted && !report.dryRun) later(LEASE_RETRY_MS, r, scope);
-      else if (report.plan.requeueAfterMs !== undefined) later(report.plan.requeueAfterMs, r, scope);
+      else {
+        const { requeueAfterMs: retry, scheduledAfterMs: scheduled } = report.plan;
+        if (retry !== undefined || scheduled !== undefined) later(Math.min(retry ?? Infinity, scheduled ?? Infinity), r, scope);
+      }
     } catch (e) {
       log(`${r.kind}: run failed: ${String(e)}`);
       later(LEASE_RETRY_MS, r, scope);

@@ -100,6 +100,13 @@ export type Plan = {
   ledgers?: LedgerWrite[];
   /** Ask to be invoked again after this long (e.g. to retry or expire something). */
   requeueAfterMs?: number;
+  /**
+   * A time the objects' own specs name, as a delay (a CronJob's next scheduled run). Unlike
+   * requeueAfterMs it is never left to a scheduled resync: on Lambda it is sent however far off
+   * (src/aws/requeue.ts), and a wake-up of this kind is passed on only by a run that wrote
+   * something, so duplicates sent by several runs end at their due time instead of multiplying.
+   */
+  scheduledAfterMs?: number;
 };
 
 export const emptyPlan = (): Plan => ({ writes: [], status: [], events: [] });

@@ -39,6 +39,7 @@ describe('scheduling', () => {
     expect(p.status).toEqual([expect.objectContaining({ afterWrites: true, status: expect.objectContaining({ type: 'BroadcastJob', lastScheduleTime: '2026-03-07T12:01:00Z' }) })]);
     expect(reasons(p)).toEqual(['SuccessfulCreate']);
     expect(p.requeueAfterMs).toBe(CREATE_RETRY_MS);
+    expect(p.scheduledAfterMs).toBe(59_950);
   });
 
   it('a jobTemplate makes a batch/v1 Job with the template labels and annotations', () => {
@@ -52,13 +53,14 @@ describe('scheduling', () => {
     const p = decide(acj({}, { type: 'BroadcastJob', lastScheduleTime: '2026-03-07T12:01:00Z' }), '2026-03-07T12:01:20Z');
     expect(p.writes).toEqual([]);
     expect(p.status).toEqual([]);
-    expect(p.requeueAfterMs).toBe(40_000);
+    expect(p.scheduledAfterMs).toBe(40_000);
+    expect(p.requeueAfterMs).toBeUndefined();
   });
 
   it('a child deleted after it finished (TTL) is not created again: lastScheduleTime is stored, not recomputed', () => {
     const p = decide(acj({}, { type: 'BroadcastJob', lastScheduleTime: '2026-03-07T12:01:00Z' }), '2026-03-07T12:01:45Z', []);
     expect(creates(p)).toEqual([]);
-    expect(p.requeueAfterMs).toBe(15_000);
+    expect(p.scheduledAfterMs).toBe(15_000);
   });
 
   it('the child exists but lastScheduleTime was not recorded (a killed run): recorded, not created twice', () => {
@@ -81,7 +83,7 @@ describe('scheduling', () => {
   it('startingDeadlineSeconds: a run missed by more is skipped', () => {
     const p = decide(acj({ startingDeadlineSeconds: 10 }, { lastScheduleTime: '2026-03-07T12:01:00Z' }), '2026-03-07T12:02:30Z');
     expect(creates(p)).toEqual([]);
-    expect(p.requeueAfterMs).toBe(30_000);
+    expect(p.scheduledAfterMs).toBe(30_000);
   });
 
   it('time zone: 09:00 in Shanghai', () => {
@@ -101,6 +103,7 @@ describe('scheduling', () => {
     const p = decide(acj({ paused: true }), '2026-03-07T12:05:00Z');
     expect(creates(p)).toEqual([]);
     expect(p.requeueAfterMs).toBeUndefined();
+    expect(p.scheduledAfterMs).toBeUndefined();
   });
 
   it('an invalid schedule or zone (one the webhook did not see): a Warning, no run', () => {
@@ -125,7 +128,7 @@ describe('concurrency policies', () => {
     const p = decide(acj({ concurrencyPolicy: 'Forbid' }, last), at, running);
     expect(creates(p)).toEqual([]);
     expect(reasons(p)).toEqual(['JobAlreadyActive']);
-    expect(p.requeueAfterMs).toBe(59_900);
+    expect(p.scheduledAfterMs).toBe(59_900);
   });
 
   it('Forbid: a finished one does not block', () => {

@@ -21,12 +21,16 @@ export const CREATE_RETRY_MS = 10_000;
 
 export function decideAdvancedCronJobs(o: AdvancedCronJobObserved, now: Date): Plan {
   const plan = emptyPlan();
-  let requeue: number | undefined;
+  let next: number | undefined;
+  let retry: number | undefined;
   for (const acj of o.cronJobs) {
     const after = decideOne(acj, o.children.get(acj.metadata.uid ?? '') ?? [], now, plan);
-    if (after !== undefined) requeue = Math.min(requeue ?? Infinity, after);
+    if (after.next !== undefined) next = Math.min(next ?? Infinity, after.next);
+    if (after.retry !== undefined) retry = Math.min(retry ?? Infinity, after.retry);
   }
-  if (requeue !== undefined) plan.requeueAfterMs = requeue;
+  // The next scheduled time is named by the spec (never left to a resync); a create's retry is not.
+  if (next !== undefined) plan.scheduledAfterMs = next;
+  if (retry !== undefined) plan.requeueAfterMs = retry;
   return plan;
 }
 
@@ -69,8 +73,8 @@ function writeStatus(acj: AdvancedCronJobLike, s: Status, plan: Plan, reason: st
   });
 }
 
-/** The plan for one AdvancedCronJob; returns when to run again (ms), if ever. */
-function decideOne(acj: AdvancedCronJobLike, all: readonly { kind: ChildKind; child: Child }[], now: Date, plan: Plan): number | undefined {
+/** The plan for one AdvancedCronJob; returns when to run again (ms): its next scheduled time, and a retry after a create. */
+function decideOne(acj: AdvancedCronJobLike, all: readonly { kind: ChildKind; child: Child }[], now: Date, plan: Plan): { next?: number; retry?: number } {
   const spec = acj.spec;
   const kind = childKindOf(spec);
   const children = all.filter((c) => c.kind === kind).map((c) => c.child);
@@ -85,7 +89,7 @@ function decideOne(acj: AdvancedCronJobLike, all: readonly { kind: ChildKind; ch
 
   if (spec.paused) {
     writeStatus(acj, status, plan, 'paused: children observed');
-    return undefined;
+    return {};
   }
   const parsed = parseSchedule(spec.schedule ?? '', spec.timeZone ?? undefined);
   if (!parsed.ok) {
@@ -94,13 +98,13 @@ function decideOne(acj: AdvancedCronJobLike, all: readonly { kind: ChildKind; ch
       ? note(acj, 'Warning', 'UnknownTimeZone', `invalid timeZone: ${JSON.stringify(spec.timeZone ?? '')}: ${parsed.error}`)
       : note(acj, 'Warning', 'UnparseableSchedule', `unparseable schedule: ${JSON.stringify(spec.schedule ?? '')} : ${parsed.error}`));
     writeStatus(acj, status, plan, 'children observed (the schedule is invalid)');
-    return undefined;
+    return {};
   }
   const lastScheduleTime = acj.status?.lastScheduleTime ? new Date(acj.status.lastScheduleTime) : undefined;
   const created = new Date(acj.metadata.creationTimestamp ?? now.toISOString());
   const deadline = spec.startingDeadlineSeconds ?? undefined;
   const due = dueRun(parsed.schedule, { ...(lastScheduleTime ? { lastScheduleTime } : {}), created, ...(deadline !== undefined ? { startingDeadlineSeconds: deadline } : {}), now });
-  let requeue = due.next ? Math.max(0, due.next.getTime() - now.getTime()) : undefined;
+  const next = due.next ? { next: Math.max(0, due.next.getTime() - now.getTime()) } : {};
   if (due.missedCount > MAX_MISSED) {
     plan.events.push(note(acj, 'Warning', 'TooManyMissedTimes', `too many missed start times: >${MAX_MISSED}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`));
   }
@@ -108,18 +112,18 @@ function decideOne(acj: AdvancedCronJobLike, all: readonly { kind: ChildKind; ch
   if (!missed || due.tooLate) {
     if (missed) plan.events.push(note(acj, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${rfc3339(missed)}`));
     writeStatus(acj, status, plan, 'children observed');
-    return requeue;
+    return next;
   }
   const name = childName(acj.metadata.name ?? '', missed);
   if (children.some((c) => c.metadata.name === name)) {
     // Created by a run whose status write did not land: record it, never create it again.
     writeStatus(acj, { ...status, lastScheduleTime: rfc3339(missed) }, plan, `${name} exists: record its scheduled time`);
-    return requeue;
+    return next;
   }
   if (spec.concurrencyPolicy === 'Forbid' && active.length > 0) {
     plan.events.push(note(acj, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid'));
     writeStatus(acj, status, plan, 'children observed (Forbid: a run is active)');
-    return requeue;
+    return next;
   }
   let stillActive = status.active;
   if (spec.concurrencyPolicy === 'Replace') {
@@ -134,6 +138,5 @@ function decideOne(acj: AdvancedCronJobLike, all: readonly { kind: ChildKind; ch
     event: note(acj, 'Normal', 'SuccessfulCreate', `Created ${word(kind)} ${name}`),
   });
   writeStatus(acj, { ...status, active: [...stillActive, activeRef(child as Child, kind)], lastScheduleTime: rfc3339(missed) }, plan, `${name} created`, true);
-  requeue = Math.min(requeue ?? Infinity, CREATE_RETRY_MS);
-  return requeue;
+  return { ...next, retry: CREATE_RETRY_MS };
 }
