@@ -315,6 +315,10 @@ describe('SQS batches of wake-ups', () => {
     const idle = new RecordingQueue();
     await handlerWith({ CloneSet: { scheduledAfterMs: 60_000 } }, { queue: idle }).handler({ Records: [sqsRecord('dup', body)] });
     expect(idle.sent).toEqual([]);
+    // An Event alone (a duplicate repeats a Forbid skip's JobAlreadyActive) is not a write.
+    const told = new RecordingQueue();
+    await handlerWith({ CloneSet: { scheduledAfterMs: 60_000, events: 1 } }, { queue: told }).handler({ Records: [sqsRecord('dup', body)] });
+    expect(told.sent).toEqual([]);
   });
 
   it('a scheduled time whose run lost the lease is tried again, whatever the resync horizon', async () => {

@@ -93,9 +93,12 @@ export type ReconcileHandler = (event: unknown, context?: unknown) => Promise<Re
 
 type Executed = { run: PlannedRun; summary: RunSummary; report?: RunReport; records: string[]; resyncBy?: number };
 
-/** After an event or the schedule, a run sends its scheduled times; after a wake-up, only a run that wrote (see Plan.scheduledAfterMs). */
+/**
+ * After an event or the schedule, a run sends its scheduled times; after a wake-up, only a run that
+ * wrote to the cluster (an Event alone does not count: a duplicate repeats it), see Plan.scheduledAfterMs.
+ */
 const afterEvent = () => true;
-const wrote = (e: Executed) => (e.report?.applied ?? 0) > 0;
+const wrote = (e: Executed) => wroteToCluster(e);
 
 export function makeReconcileHandler(deps: ReconcileDeps): ReconcileHandler {
   const log = deps.log ?? (() => undefined);
