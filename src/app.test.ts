@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import { sha256Hex } from './edge-state/auth.js';
 import { allow, deny, type WebhookEndpoint } from './admission/types.js';
+import { PROBE_MESSAGE } from './admission/probe.js';
 import { type ChangeDebouncer, type ChangeEvent } from './edge-state/contracts.js';
 
 const endpoint = (verdict: 'allow' | 'deny'): WebhookEndpoint => ({
@@ -145,5 +146,31 @@ describe('workload pod status changes', () => {
     };
     expect(await observe([podReview(['False', 'True']), podReview(['True', 'False'])], debounce)).toEqual([web]);
     expect(offered).toEqual([[web], [web]]);
+  });
+});
+
+describe('the configuration probe', () => {
+  const app = async () => buildApp({
+    endpoints: [],
+    registry: { credentials: async (id) => (id === 'c1' ? { clusterId: 'c1', webhookSecrets: [{ sha256: await sha256Hex('s') }], syncTokens: [] } : undefined) },
+    state: () => ({ collection: async () => undefined }),
+  });
+  const probeReview = JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+    request: {
+      uid: 'p1', kind: { group: '', version: 'v1', kind: 'PodTemplate' }, resource: { group: '', version: 'v1', resource: 'podtemplates' },
+      name: 'kruise-serverless-probe', namespace: 'kruise-system', operation: 'CREATE', userInfo: {}, dryRun: true,
+      object: { metadata: { name: 'kruise-serverless-probe' } }, oldObject: null,
+    },
+  });
+
+  it('is served with no feature registered, and always denies with its message', async () => {
+    const res = await (await app()).request('/clusters/c1/s/probe', { method: 'POST', body: probeReview });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ response: { uid: 'p1', allowed: false, status: { code: 403, message: PROBE_MESSAGE } } });
+  });
+
+  it('checks the path secret like any webhook', async () => {
+    expect((await (await app()).request('/clusters/c1/wrong/probe', { method: 'POST', body: probeReview })).status).toBe(404);
   });
 });

@@ -11,6 +11,7 @@
 //   DELETE /admin/clusters/:clusterId               forget a cluster            (admin token)
 // Unknown clusters, wrong secrets and unknown endpoints all get the same 404.
 import { Hono, type Context } from 'hono';
+import { PROBE_ENDPOINT } from './admission/probe.js';
 import { admit } from './admission/dispatch.js';
 import { MAX_REVIEW_BYTES } from './admission/review.js';
 import { reviewText } from './admission/respond.js';
@@ -117,7 +118,7 @@ export function buildApp(ports: AppPorts): Hono {
   const now = ports.now ?? Date.now;
   const hash = ports.hash ?? sha256Hex;
   const verifySecret = secretVerifier(hash);
-  const endpoints = new Map(ports.endpoints.map((e) => [e.path, e]));
+  const endpoints = new Map([...ports.endpoints, PROBE_ENDPOINT].map((e) => [e.path, e]));
   const app = new Hono();
 
   app.get('/healthz', (c) => c.json({ ok: true }));

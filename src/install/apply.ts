@@ -1,11 +1,13 @@
 // Applies the rendered cluster side (render.ts) with server-side apply, and removes it again.
 // Node only. Webhook configurations merge with what a managed platform added to them instead of
-// fighting it (kruise#2220): see carryForeignSelectors.
+// fighting it (kruise#2220): see carryForeignSelectors. It returns once the API server admits with
+// the webhook configurations it applied (probe-wait.ts).
 import { createHash } from 'node:crypto';
 import { installCrds } from '../kube/crds.js';
 import { isNotFound } from '../kube/errors.js';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import { FIELD_MANAGER } from '../kube/node-client.js';
+import { waitForWebhookConfigs } from './probe-wait.js';
 import {
   carryForeignSelectors,
   DEFAULT_NAMESPACE,
@@ -28,6 +30,8 @@ export type ApplyOptions = {
   log?: (message: string) => void;
   /** How long to wait for the CRDs to be established. */
   crdTimeoutMs?: number;
+  /** How long to wait for the API server to admit with the applied webhook configurations. */
+  webhookTimeoutMs?: number;
 };
 
 /**
@@ -71,6 +75,9 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
       log(`deleted ${c.kind} ${c.name} (no endpoints of that type)`);
     }
   }
+  // Read-your-writes for whoever applies workloads next: return once the API server admits with these.
+  const configs = objects.filter((o) => WEBHOOK_CONFIGS.some((c) => c.kind === o.kind));
+  await waitForWebhookConfigs(kube, configs, { log, ...(opts.webhookTimeoutMs !== undefined ? { timeoutMs: opts.webhookTimeoutMs } : {}) });
 }
 
 const APPLIED_HASH = 'kruise-serverless.io/applied-hash';

@@ -244,7 +244,39 @@ describe('renderClusterSide', () => {
     const ann = (config(objs, 'MutatingWebhookConfiguration')?.metadata?.annotations as Record<string, string>)[SELECTOR_KEYS_ANNOTATION]!;
     expect(JSON.parse(ann)).toEqual({
       'mutate-pod.kruise-serverless.io': { namespaceSelector: ['kubernetes.io/metadata.name', 'kruise-serverless.io/webhooks'], objectSelector: ['inject'] },
+      'mprobe.kruise-serverless.io': { namespaceSelector: ['kubernetes.io/metadata.name'], objectSelector: ['kruise-serverless.io/probe-mutating'] },
     });
+  });
+});
+
+describe('the configuration probe', () => {
+  const probeOf = (objs: KubeObject[], kind: string) => hooks(objs, kind).at(-1)!;
+  const digestOf = (objs: KubeObject[], kind: string, key: string) => probeOf(objs, kind).objectSelector?.matchLabels?.[key];
+
+  it('ends each non-empty configuration: a PodTemplate CREATE in our namespace, labelled with a digest', () => {
+    const objs = render({ namespace: 'ks' });
+    for (const [kind, name, key] of [
+      ['MutatingWebhookConfiguration', 'mprobe.kruise-serverless.io', 'kruise-serverless.io/probe-mutating'],
+      ['ValidatingWebhookConfiguration', 'vprobe.kruise-serverless.io', 'kruise-serverless.io/probe-validating'],
+    ] as const) {
+      const probe = probeOf(objs, kind);
+      expect(probe).toMatchObject({
+        name, failurePolicy: 'Fail', sideEffects: 'None',
+        rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['podtemplates'], operations: ['CREATE'] }],
+        namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['ks'] }] },
+      });
+      expect((probe.clientConfig as { url: string }).url).toMatch(/\/clusters\/[^/]+\/[^/]+\/probe$/);
+      expect(digestOf(objs, kind, key)).toMatch(/^[0-9a-f]{16}$/);
+    }
+  });
+
+  it('has a digest that changes with the other entries, and none in an empty configuration', () => {
+    const key = 'kruise-serverless.io/probe-mutating';
+    const a = digestOf(render(), 'MutatingWebhookConfiguration', key);
+    expect(digestOf(render(), 'MutatingWebhookConfiguration', key)).toBe(a);
+    expect(digestOf(render({ overrides: { 'mutate-pod': { timeoutSeconds: 7 } } }), 'MutatingWebhookConfiguration', key)).not.toBe(a);
+    const validatingOnly = render({ endpoints: [endpoint('observe', 'validating')] });
+    expect(config(validatingOnly, 'MutatingWebhookConfiguration')).toBeUndefined();
   });
 });
 
@@ -254,7 +286,7 @@ describe('the pod-status observer', () => {
   it('renders one entry per objectSelectorAnyOf element, each ANDed with the overrides', () => {
     const e = endpoint('observe', 'validating', { objectSelectorAnyOf: anyOf('a', 'b') });
     const objs = render({ endpoints: [e], overrides: { observe: { failurePolicy: 'Ignore', objectSelector: { matchLabels: { team: 'x' } } } } });
-    const entries = hooks(objs, 'ValidatingWebhookConfiguration');
+    const entries = hooks(objs, 'ValidatingWebhookConfiguration').filter((h) => !h.name.includes('probe'));
     expect(entries.map((h) => [h.name, (h.clientConfig as { url: string }).url.endsWith('/observe'), h.failurePolicy, h.objectSelector])).toEqual([
       ['a.observe.kruise-serverless.io', true, 'Ignore', { matchLabels: { team: 'x' }, matchExpressions: [{ key: 'a', operator: 'Exists' }] }],
       ['b.observe.kruise-serverless.io', true, 'Ignore', { matchLabels: { team: 'x' }, matchExpressions: [{ key: 'b', operator: 'Exists' }] }],

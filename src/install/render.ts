@@ -5,6 +5,8 @@
 // Webhook defaults follow what OpenKruise users got hurt by (PEERS.md §1.8, §5, §6.3): a URL
 // with a per-cluster path secret and no caBundle (the edge has a public certificate), short
 // timeouts, kube-system and our own namespace always excluded, and a label opt-out.
+import { createHash } from 'node:crypto';
+import { PROBE_ENDPOINT, PROBE_LABEL, PROBE_WEBHOOK_NAME } from '../admission/probe.js';
 import { isClusterId } from '../edge-state/auth.js';
 import type { LabelSelector, WebhookEndpoint } from '../admission/types.js';
 import type { KubeObject } from '../kube/http.js';
@@ -80,8 +82,8 @@ export function renderClusterSide(opts: RenderOptions): KubeObject[] {
   if (!isClusterId(namespace)) throw new InstallOptionError(`namespace "${namespace}": must be a DNS label (lowercase letters, digits and '-')`);
   checkEndpoints(opts.endpoints, opts.overrides ?? {});
   const of = (type: WebhookEndpoint['type']) => opts.endpoints.filter((e) => e.type === type).flatMap((e) => webhookEntries(e, opts, namespace));
-  const mutating = of('mutating');
-  const validating = of('validating');
+  const mutating = withProbe('mutating', of('mutating'), opts, namespace);
+  const validating = withProbe('validating', of('validating'), opts, namespace);
   return [
     ...opts.crds.map((c) => structuredClone(c)),
     // The name label too: API servers before 1.21 do not set it, and the config observer selects by it.
@@ -103,6 +105,18 @@ export function renderClusterSide(opts: RenderOptions): KubeObject[] {
     ...(mutating.length ? [webhookConfig('MutatingWebhookConfiguration', MUTATING_CONFIG, mutating)] : []),
     ...(validating.length ? [webhookConfig('ValidatingWebhookConfiguration', VALIDATING_CONFIG, validating)] : []),
   ];
+}
+
+/**
+ * A non-empty configuration gains the probe entry (src/admission/probe.ts): it matches only a
+ * PodTemplate in our namespace labelled with a digest of the other entries, so the installer can
+ * tell when the API server admits with exactly this configuration.
+ */
+function withProbe(type: 'mutating' | 'validating', entries: WebhookEntry[], opts: RenderOptions, namespace: string): WebhookEntry[] {
+  if (!entries.length) return entries;
+  const digest = createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 16);
+  const probe = { ...PROBE_ENDPOINT, type, name: PROBE_WEBHOOK_NAME[type], installNamespaceOnly: true, objectSelector: { matchLabels: { [PROBE_LABEL[type]]: digest } } };
+  return [...entries, webhookEntry(probe, { ...opts, overrides: {} }, namespace)];
 }
 
 /** `${baseUrl}/clusters/${clusterId}/${secret}/${path}`, after checking what the API server requires of a webhook URL. */

@@ -27,6 +27,7 @@ let kube: KubeHttp;
 let worker: LocalWorker;
 let stub: Server;
 let ns = '';
+const installLog: string[] = [];
 const received: { authorization: string; target: string; entries: { Source: string; DetailType: string; Detail: string; EventBusName: string }[] }[] = [];
 
 beforeAll(async () => {
@@ -53,7 +54,7 @@ beforeAll(async () => {
   });
   const res = await trustingFetch(`${worker.url}/admin/clusters`, { method: 'POST', headers: { authorization: 'Bearer events-admin' }, body: JSON.stringify({ clusterId: CLUSTER }) });
   const { webhookSecret } = (await res.json()) as { webhookSecret: string };
-  await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER, secret: webhookSecret, caBundle: caPem(), endpoints: webhookEndpoints([resourceDistributionFeature]), crds: [] }));
+  await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER, secret: webhookSecret, caBundle: caPem(), endpoints: webhookEndpoints([resourceDistributionFeature]), crds: [] }), { log: (m) => installLog.push(m) });
 });
 
 afterAll(async () => {
@@ -65,7 +66,8 @@ afterAll(async () => {
   kube.close();
 });
 
-it('rejects an invalid ResourceDistribution at the edge', async () => {
+it('rejects an invalid ResourceDistribution at the edge, right after the install returns (its probe saw the configuration in effect)', async () => {
+  expect(installLog).toContainEqual(expect.stringMatching(/^ValidatingWebhookConfiguration kruise-serverless-validating in effect/));
   const bad = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', metadata: { name: 'rd-events-bad' },
     spec: { resource: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } }, targets: {} } };
   await expect(kube.create(bad)).rejects.toThrow(/denied the request/);

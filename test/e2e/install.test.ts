@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { allow, type WebhookEndpoint } from '../../src/admission/types.js';
+import { PROBE_WEBHOOK_NAME } from '../../src/admission/probe.js';
 import { newSecret } from '../../src/edge-state/auth.js';
 import { applyClusterSide } from '../../src/install/apply.js';
 import { entryNames, MUTATING_CONFIG, OPT_OUT_LABEL, RECONCILER_NAME, renderClusterSide, VALIDATING_CONFIG, type RenderOptions, type WebhookEntry } from '../../src/install/render.js';
@@ -23,6 +24,8 @@ import { REPO_ROOT } from '../cluster/control-plane.js';
 import { kubectl, testKube } from './support/kube.js';
 
 const ADMISSION = 'admissionregistration.k8s.io/v1';
+/** Each non-empty configuration ends with its probe entry (src/admission/probe.ts). */
+const PROBES = Object.values(PROBE_WEBHOOK_NAME);
 const OPT_IN = { 'ks-install-e2e': 'opt-in' };
 const SECRET = newSecret();
 const NS = `ks-install-${randomBytes(3).toString('hex')}`;
@@ -109,8 +112,13 @@ afterAll(async () => {
 });
 
 describe('applyClusterSide', () => {
-  it('registers the webhooks as rendered', async () => {
-    await applyClusterSide(kube, renderClusterSide(options()));
+  it('registers the webhooks as rendered, and says when the API server cannot reach the edge', async () => {
+    const log: string[] = [];
+    await applyClusterSide(kube, renderClusterSide(options()), { log: (m) => log.push(m) });
+    // The edge URL is a closed port: the probe's call fails, which shows the configuration is loaded.
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      expect(log).toContainEqual(expect.stringMatching(new RegExp(`^warning: ${kind} \\S+ is in effect, but the API server could not reach the edge: .*failed calling webhook`)));
+    }
     const m = await liveHook('MutatingWebhookConfiguration', MUTATING_CONFIG);
     expect(m).toMatchObject({
       name: 'mpod.e2e.kruise-serverless.io',
@@ -233,7 +241,7 @@ describe('the kruise-serverless CLI', () => {
       `Namespace/${NS}`, `ServiceAccount/${RECONCILER_NAME}`, `ClusterRole/${RECONCILER_NAME}`, `ClusterRoleBinding/${RECONCILER_NAME}`,
     ]);
     const hooks = docs.flatMap((d) => (d.webhooks ?? []) as WebhookEntry[]);
-    expect(hooks.map((h) => h.name).sort()).toEqual(webhookEndpoints().flatMap(entryNames).sort());
+    expect(hooks.map((h) => h.name).sort()).toEqual([...webhookEndpoints().flatMap(entryNames), ...PROBES].sort());
     for (const h of hooks) expect((h.clientConfig as { url: string }).url).toContain(`/clusters/${CLUSTER}/${SECRET}/`);
   });
 
@@ -243,7 +251,7 @@ describe('the kruise-serverless CLI', () => {
     const hooks = parseAllDocuments(r.stdout).map((d) => d.toJS() as KubeObject).flatMap((d) => (d.webhooks ?? []) as WebhookEntry[]);
     const observer = webhookEndpoints().filter((e) => e.observesWorkloadPods).flatMap(entryNames);
     expect(observer.length).toBeGreaterThan(0);
-    expect(hooks.map((h) => h.name).sort()).toEqual(webhookEndpoints().flatMap(entryNames).filter((n) => !observer.includes(n)).sort());
+    expect(hooks.map((h) => h.name).sort()).toEqual([...webhookEndpoints().flatMap(entryNames).filter((n) => !observer.includes(n)), ...PROBES].sort());
   });
 
   it('runs through the bin launcher', async () => {
@@ -260,7 +268,7 @@ describe('the kruise-serverless CLI', () => {
     expect(installed.stderr).toContain('installed for cluster');
     expect(installed.code).toBe(0);
     expect(installed.stdout).toBe('');
-    const byType = (t: string) => webhookEndpoints().filter((e) => e.type === t).flatMap(entryNames).sort();
+    const byType = (t: 'mutating' | 'validating') => [...webhookEndpoints().filter((e) => e.type === t).flatMap(entryNames), PROBE_WEBHOOK_NAME[t]].sort();
     for (const [kind, name, type] of [['MutatingWebhookConfiguration', MUTATING_CONFIG, 'mutating'], ['ValidatingWebhookConfiguration', VALIDATING_CONFIG, 'validating']] as const) {
       const obj = await live(kind, name);
       // The configurations from the tests above are replaced by the registry's (or removed if it has none of that type).
