@@ -36,8 +36,11 @@ export type LoopChild = { pid: number; snapshot(): Promise<LoopSnapshot>; stop()
 
 /** `kinds`: the reconcilers the loop runs (default: the CloneSet's alone). */
 export async function startLoop(bundle: string, kubeconfig: string, log: (m: string) => void, kinds: readonly string[] = ['CloneSet']): Promise<LoopChild> {
-  // execArgv: [] — plain node, not this process's tsx loader.
-  const child: ChildProcess = fork(bundle, [kubeconfig, kinds.join(',')], { cwd: REPO_ROOT, execArgv: [], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  // execArgv: [] — plain node, not this process's tsx loader. KS_BENCH_LOOP_PROFILE_DIR: a V8 CPU
+  // profile of the loop, written when it stops (read it with bench/profile-top.ts).
+  const profileDir = process.env.KS_BENCH_LOOP_PROFILE_DIR;
+  const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child: ChildProcess = fork(bundle, [kubeconfig, kinds.join(',')], { cwd: REPO_ROOT, execArgv, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
   child.stderr?.on('data', (c: Buffer) => c.toString().split('\n').filter(Boolean).forEach((l) => log(l)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let last: LoopSnapshot | undefined;
