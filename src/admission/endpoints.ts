@@ -102,6 +102,16 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     sideEffects: 'None',
   },
   {
+    // UnitedDeployment defaults (OpenKruise's SetDefaultsUnitedDeployment).
+    path: 'mutate-uniteddeployment',
+    type: 'mutating',
+    name: 'muniteddeployment.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['uniteddeployments'], operations: ['CREATE', 'UPDATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
     path: 'validate-kruise',
     type: 'validating',
     name: 'vkruise.kruise-serverless.io',
@@ -112,6 +122,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['daemonsets'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['broadcastjobs'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['advancedcronjobs'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['uniteddeployments'], operations: ['CREATE', 'UPDATE'] },
     ],
     failurePolicy: 'Fail',
     timeoutSeconds: 5,

@@ -326,7 +326,7 @@ describe('the pod-status observer', () => {
 
 describe('reconciler RBAC', () => {
   const rules = () =>
-    render({ crds: [crd('apps.kruise.io', 'clonesets', { status: {}, scale: {} }), crd('apps.kruise.io', 'sidecarsets', { status: {} }), crd('apps.kruise.io', 'advancedcronjobs', { status: {} }), crd('apps.kruise.io', 'broadcastjobs', { status: {} }), crd('policy.kruise.io', 'podunavailablebudgets')] })
+    render({ crds: [crd('apps.kruise.io', 'clonesets', { status: {}, scale: {} }), crd('apps.kruise.io', 'sidecarsets', { status: {} }), crd('apps.kruise.io', 'advancedcronjobs', { status: {} }), crd('apps.kruise.io', 'broadcastjobs', { status: {} }), crd('apps.kruise.io', 'uniteddeployments', { status: {}, scale: {} }), crd('policy.kruise.io', 'podunavailablebudgets')] })
       .find((o) => o.kind === 'ClusterRole')!.rules as { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[];
   const verbs = (group: string, resource: string) => rules().filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs).sort();
 
@@ -348,6 +348,10 @@ describe('reconciler RBAC', () => {
     ['batch', 'jobs', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['apps.kruise.io', 'advancedcronjobs/status', ['get', 'patch', 'update']],
     ['apps.kruise.io', 'broadcastjobs', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
+    // UnitedDeployment: its status, and the subset workloads it creates, updates and deletes.
+    ['apps.kruise.io', 'uniteddeployments/status', ['get', 'patch', 'update']],
+    ['apps', 'statefulsets', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
+    ['apps', 'deployments', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['coordination.k8s.io', 'leases', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['', 'services', []],
     ['rbac.authorization.k8s.io', 'clusterroles', []],

@@ -12,6 +12,7 @@ import { statefulSetReconcilerFor } from '../statefulset/controller/reconciler.j
 import { daemonSetReconciler } from '../daemonset/controller/reconciler.js';
 import { broadcastJobReconciler } from '../broadcastjob/controller/reconciler.js';
 import { advancedCronJobReconciler } from '../advancedcronjob/controller/reconciler.js';
+import { unitedDeploymentReconciler } from '../uniteddeployment/controller/reconciler.js';
 import { FEATURE_GATE_DEFAULTS, type FeatureGates } from './feature-gates.js';
 
 /** `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points. */
@@ -29,5 +30,6 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS): Reconc
     daemonSetReconciler as Reconciler,
     broadcastJobReconciler as Reconciler,
     advancedCronJobReconciler as Reconciler,
+    unitedDeploymentReconciler as Reconciler,
   ];
 }

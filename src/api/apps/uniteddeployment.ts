@@ -108,7 +108,7 @@ export const AdaptiveUnitedDeploymentStrategy = Type.Object(
           'Seconds a Pod may stay unschedulable before it is moved to a later subset with spare capacity. Defaults to 30.',
       }),
     ),
-    unschedulableLastSeconds: opt(
+    unschedulableDuration: opt(
       int32({ description: 'Seconds a subset stays marked unschedulable before it is tried again. Defaults to 300.' }),
     ),
   },
@@ -195,8 +195,9 @@ export const UnitedDeploymentSubsetCondition = Type.Object({
 
 export const UnitedDeploymentSubsetStatus = Type.Object({
   name: opt(Type.String({ description: 'The subset, as named in spec.topology.subsets.' })),
-  replicas: opt(int32({ description: 'Current replicas of the subset (not used yet).' })),
-  partition: opt(int32({ description: 'Current partition of the subset (not used yet).' })),
+  replicas: opt(int32({ description: 'Replicas assigned to the subset.' })),
+  readyReplicas: opt(int32({ description: 'Ready Pods of the subset\'s workload.' })),
+  partition: opt(int32({ description: 'Partition handed to the subset\'s workload.' })),
   conditions: opt(Type.Array(UnitedDeploymentSubsetCondition, { description: 'Observations about this subset.' })),
 });
 

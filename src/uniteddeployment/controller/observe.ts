@@ -1,0 +1,49 @@
+// What the UnitedDeployment controller reads: the UnitedDeployments in scope, the workloads of the
+// four subset kinds that carry a subset label (in their namespaces), their pods (those with a
+// subset label), and the ControllerRevisions. Fresh LISTs every run, no expectations in memory.
+import type { KubeObject } from '../../kube/http.js';
+import type { KubeReader, Scope } from '../../reconcile/types.js';
+import type { Pod } from '../../workload/pods.js';
+import type { ControllerRevision } from '../../workload/revisions.js';
+import { SUBSET_NAME_LABEL, TEMPLATE_KINDS, UD_API_VERSION, UD_KIND, type UnitedDeploymentLike, type Workload } from '../types.js';
+
+export type UnitedDeploymentObserved = {
+  uds: UnitedDeploymentLike[];
+  /** Subset workloads of every kind, by the uid of their controller. */
+  workloadsByOwner: Map<string, Workload[]>;
+  pods: Pod[];
+  revisions: ControllerRevision[];
+};
+
+const inScope = (scope: Scope, ud: UnitedDeploymentLike) =>
+  scope.kind === 'all' || scope.objects.some((o) => o.name === ud.metadata.name && (o.namespace ?? '') === ud.metadata.namespace);
+
+function byController(workloads: readonly Workload[]): Map<string, Workload[]> {
+  const out = new Map<string, Workload[]>();
+  for (const w of workloads) {
+    const owner = w.metadata.ownerReferences?.find((o) => o.controller);
+    if (!owner?.uid || owner.kind !== UD_KIND) continue;
+    out.set(owner.uid, [...(out.get(owner.uid) ?? []), w]);
+  }
+  return out;
+}
+
+export async function observeUnitedDeployments(kube: KubeReader, scope: Scope): Promise<UnitedDeploymentObserved> {
+  const all = (await kube.list<KubeObject>(UD_API_VERSION, UD_KIND)).items as unknown as UnitedDeploymentLike[];
+  const uds = all.filter((ud) => inScope(scope, ud) && !ud.metadata.deletionTimestamp);
+  if (!uds.length) return { uds, workloadsByOwner: new Map(), pods: [], revisions: [] };
+  const namespaces = [...new Set(uds.map((ud) => ud.metadata.namespace))];
+  const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
+  const labelled = { ...namespace, labelSelector: SUBSET_NAME_LABEL };
+  const [workloads, pods, revisions] = await Promise.all([
+    Promise.all(Object.values(TEMPLATE_KINDS).map((k) => kube.list<KubeObject>(k.apiVersion, k.kind, labelled).then((l) => l.items.map((w) => ({ ...w, apiVersion: k.apiVersion, kind: k.kind }))))),
+    kube.list<KubeObject>('v1', 'Pod', labelled),
+    kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
+  ]);
+  return {
+    uds,
+    workloadsByOwner: byController(workloads.flat() as unknown as Workload[]),
+    pods: pods.items as unknown as Pod[],
+    revisions: revisions.items as unknown as ControllerRevision[],
+  };
+}
