@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { allocateReplicas, parseSubsetReplicas, type ExistingSubset } from './replicas.js';
-import type { UnitedDeploymentSpec } from './types.js';
+import type { Subset, UnitedDeploymentSpec } from './types.js';
 
 const none = new Map<string, ExistingSubset>();
-const spec = (replicas: number | undefined, subsets: UnitedDeploymentSpec['topology'] extends infer T ? NonNullable<T>['subsets'] : never, adaptive = false): UnitedDeploymentSpec => ({
+const spec = (replicas: number | undefined, subsets: Subset[], adaptive = false): UnitedDeploymentSpec => ({
   ...(replicas === undefined ? {} : { replicas }),
   topology: { subsets, ...(adaptive ? { scheduleStrategy: { type: 'Adaptive' } } : {}) },
 });
