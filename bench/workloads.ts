@@ -8,6 +8,9 @@
 //                kube-controller-manager): wall time, writes per pod, pods recreated.
 //   daemonset:   an image change over 50 fake nodes, Advanced DaemonSet (InPlaceIfPossible,
 //                maxUnavailable 10%; the Node loop) against apps/v1 DaemonSet (same maxUnavailable).
+//   uniteddeployment: a template change through a UnitedDeployment of three Deployment subsets
+//                over 3 zones × 10 fake nodes (the Node loop, then kube-controller-manager) against
+//                three plain apps/v1 Deployments, one per zone, changed together.
 // Ratios are against the native workload measured in the same run; goals are printed, never
 // asserted. A new section is one entry in SECTIONS. Loopback only; bounded; its own control plane
 // ("bench-workloads"), stopped at the end.
@@ -17,6 +20,7 @@ import { bundleChildren, startLoop, type Bundles, type LoopChild } from './clone
 import { deleteNamespaces, startBenchCluster, type BenchCluster } from './cloneset-cluster.js';
 import { STATEFULSET_NAMESPACE, measureStatefulSets } from './statefulset-rollout.js';
 import { statefulSetGoals, statefulSetLines } from './statefulset-report.js';
+import { UD_NAMESPACE, NODES_PER_ZONE as UD_NODES_PER_ZONE, PODS_PER_ZONE as UD_PODS_PER_ZONE, ZONES as UD_ZONES, measureUnitedDeployments, unitedDeploymentGoals, unitedDeploymentLines } from './uniteddeployment-rollout.js';
 import { DAEMONSET_NAMESPACE, MAX_UNAVAILABLE as DS_MAX_UNAVAILABLE, NODES as DS_NODES, daemonSetGoals, daemonSetLines, measureDaemonSets } from './daemonset-rollout.js';
 
 const CONTROL_PLANE = 'bench-workloads';
@@ -52,6 +56,15 @@ const SECTIONS: Record<string, Section> = {
     async measure(c, loop, log) {
       const r = await measureDaemonSets(c, loop, log);
       return { lines: daemonSetLines(r), goals: daemonSetGoals(r), figures: r };
+    },
+  },
+  uniteddeployment: {
+    title: `UnitedDeployment: template change, ${UD_ZONES.length} zones × ${UD_NODES_PER_ZONE} fake nodes, ${UD_PODS_PER_ZONE} pods per zone (wall: spec change → every pod at the new image and Ready)`,
+    kinds: ['UnitedDeployment'],
+    namespaces: [UD_NAMESPACE],
+    async measure(c, loop, log) {
+      const r = await measureUnitedDeployments(c, loop, log);
+      return { lines: unitedDeploymentLines(r), goals: unitedDeploymentGoals(r), figures: r };
     },
   },
 };
