@@ -227,6 +227,19 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     ],
   },
   {
+    // Status changes of UnitedDeployment subset workloads (scaled, their pods ready or updated):
+    // the UnitedDeployment that controls one runs at once. Only workloads with a subset label are sent.
+    ...OBSERVER,
+    dedicatedObserver: true,
+    path: 'observe-subset-status',
+    name: 'observe-subset-status.kruise-serverless.io',
+    rules: [
+      { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/status', 'statefulsets/status'], operations: ['UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['clonesets/status', 'statefulsets/status'], operations: ['UPDATE'] },
+    ],
+    objectSelector: { matchExpressions: [{ key: 'apps.kruise.io/subset-name', operator: 'Exists' }] },
+  },
+  {
     // Nodes added, relabelled, tainted, cordoned or removed: per-node workloads (Advanced
     // DaemonSet, BroadcastJob) run at once instead of at the next schedule. Heartbeats (nodes/status) are not sent.
     ...OBSERVER,
