@@ -71,8 +71,9 @@ export function unitedDeploymentStatus(input: StatusInput): Record<string, unkno
       ? { type: 'UnitedDeploymentUpdated', status: 'False', lastTransitionTime: t, reason: 'UnitedDeploymentRevisionUpdating', message: `updating to revision ${updated}` }
       : { type: 'UnitedDeploymentUpdated', status: 'True', lastTransitionTime: t, reason: 'UnitedDeploymentRevisionUpdated', message: `updated to revision ${updated}` },
   );
-  if (input.provisioned) conditions = setCondition(conditions, { type: 'SubsetProvisioned', status: 'True', lastTransitionTime: t, reason: '', message: '' });
-  conditions = setCondition(conditions, { type: 'SubsetUpdated', status: 'True', lastTransitionTime: t, reason: '', message: '' });
+  // OpenKruise's reason and message "" (omitempty: not written).
+  if (input.provisioned) conditions = setCondition(conditions, { type: 'SubsetProvisioned', status: 'True', lastTransitionTime: t });
+  conditions = setCondition(conditions, { type: 'SubsetUpdated', status: 'True', lastTransitionTime: t });
   const failure = subsets.map((s) => subsetFailure(s.workload)).find((m) => m !== undefined);
   conditions =
     failure === undefined
