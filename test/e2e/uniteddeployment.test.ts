@@ -159,9 +159,11 @@ describe('seed 000 §5.1: sample-ud, three StatefulSet subsets', () => {
     const pods = await podsOf(sel);
     const b = sets.get('subset-b')![0]!.metadata.name;
     expect(pods.filter((p) => p.metadata.labels![REVISION] !== updated).map((p) => p.metadata.name).sort()).toEqual([`${b}-0`, `${b}-1`]);
+    const updatedCondition = (x: Obj) => x.status?.conditions?.find((c: { type: string }) => c.type === 'UnitedDeploymentUpdated');
+    expect(updatedCondition(held)).toMatchObject({ status: 'False', reason: 'UnitedDeploymentRevisionUpdating', message: `updating to revision ${updated}` });
     await patchUd('sample-ud', { spec: { updateStrategy: { manualUpdate: { partitions: { 'subset-b': 0 } } } } });
-    const done = await waitStatus('sample-ud', sel, 'all six updated, current revision moved', (x) => x.status?.updatedReplicas === 6 && x.status?.readyReplicas === 6 && x.status?.currentRevision === updated);
-    expect(done.status!.conditions.find((c: { type: string }) => c.type === 'UnitedDeploymentUpdated')).toMatchObject({ status: 'True', reason: 'UnitedDeploymentRevisionUpdated', message: `updated to revision ${updated}` });
+    const done = await waitStatus('sample-ud', sel, 'all six updated, current revision moved, condition Updated', (x) => x.status?.updatedReplicas === 6 && x.status?.readyReplicas === 6 && x.status?.currentRevision === updated && updatedCondition(x)?.status === 'True');
+    expect(updatedCondition(done)).toMatchObject({ status: 'True', reason: 'UnitedDeploymentRevisionUpdated', message: `updated to revision ${updated}` });
   });
 
   it('adding a subset creates its StatefulSet and re-splits the rest; removing one deletes it', async () => {
@@ -183,16 +185,26 @@ describe('seed 000 §5.1: sample-ud, three StatefulSet subsets', () => {
     await eventually('subset-c StatefulSet gone', async () => ((await workloads('sample-ud', 'apps/v1', 'StatefulSet')).has('subset-c') ? undefined : true));
     const after = await waitStatus('sample-ud', sel, 'd takes the rest', (x) => x.status?.subsetReplicas?.['subset-d'] === 2 && x.status?.readyReplicas === 6 && x.status?.replicas === 6);
     expect(after.status!.subsetReplicas).toEqual({ 'subset-a': 1, 'subset-b': 3, 'subset-d': 2 });
-    const pods = await podsOf(sel);
-    expect(counts(pods, (p) => p.metadata.labels![SUBSET]!)).toEqual({ 'subset-a': 1, 'subset-b': 3, 'subset-d': 2 });
+    // subset-c's pods go with its StatefulSet (garbage collection, in the background).
+    await eventually('pods: a 1, b 3, d 2', async () => (JSON.stringify(counts(await podsOf(sel), (p) => p.metadata.labels![SUBSET]!)) === JSON.stringify({ 'subset-a': 1, 'subset-b': 3, 'subset-d': 2 }) ? true : undefined));
     expect((await eventsOf('sample-ud')).map((e) => `${e.reason}: ${e.message}`)).toEqual(expect.arrayContaining(['SuccessfulUpdateSubset: Create 1 Subset (StatefulSet)', 'SuccessfulUpdateSubset: Delete 1 Subset (StatefulSet)']));
   });
 
-  it('a doubled run never makes a second StatefulSet for a subset (deterministic names)', async () => {
-    const scope = { kind: 'objects' as const, objects: [{ namespace: env.ns, name: 'sample-ud' }] };
+  it('runs racing the Node loop on a new UnitedDeployment never make a second workload for a subset (deterministic names)', async () => {
+    const app = { matchLabels: { app: 'ud-double' } };
+    await env.kube.create({
+      ...UD, metadata: { name: 'ud-double', namespace: env.ns },
+      spec: {
+        replicas: 2, selector: app,
+        template: { deploymentTemplate: { metadata: { labels: { app: 'ud-double' } }, spec: { selector: app, template: { metadata: { labels: { app: 'ud-double' } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } } } } },
+        topology: { subsets: [{ name: 'a', nodeSelectorTerm: { matchExpressions: [{ key: 'node', operator: 'In', values: ['zone-a'] }] } }, { name: 'b', nodeSelectorTerm: { matchExpressions: [{ key: 'node', operator: 'In', values: ['zone-b'] }] } }] },
+      },
+    });
+    const scope = { kind: 'objects' as const, objects: [{ namespace: env.ns, name: 'ud-double' }] };
     await Promise.all([1, 2, 3].map((i) => runReconciler(env.kube, unitedDeploymentReconciler as Reconciler, { scope, identity: `ud-double-${i}` })));
-    const sets = await workloads('sample-ud', 'apps/v1', 'StatefulSet');
-    expect([...sets.values()].map((ws) => ws.length)).toEqual([1, 1, 1]);
+    await waitStatus('ud-double', 'app=ud-double', 'two ready', (x) => x.status?.readyReplicas === 2);
+    const deps = await workloads('ud-double', 'apps/v1', 'Deployment');
+    expect([...deps].map(([s, ws]) => `${s}:${ws.length}`).sort()).toEqual(['a:1', 'b:1']);
   });
 });
 
@@ -323,8 +335,11 @@ describe('Deployment subsets (kube-controller-manager) and Advanced StatefulSet 
     expect(deps.get('a')![0]!.spec.selector).toEqual({ matchLabels: { app: 'ud-dep', [SUBSET]: 'a' } });
     await patchUd('ud-dep', { spec: { template: { deploymentTemplate: template('ud-dep', 'app:2') } } });
     const rolled = await waitStatus('ud-dep', 'app=ud-dep', 'rolled', (x) => x.status?.updateStatus?.updatedRevision !== done.status!.updateStatus.updatedRevision && x.status?.updatedReadyReplicas === 3 && x.status?.currentRevision === x.status?.updateStatus?.updatedRevision);
-    const pods = await podsOf('app=ud-dep');
-    expect(pods.filter((p) => isReady(p)).map((p) => `${p.metadata.labels![REVISION]}:${p.spec?.containers[0]?.image}`)).toEqual(Array(3).fill(`${rolled.status!.currentRevision}:app:2`));
+    const want = JSON.stringify(Array(3).fill(`${String(rolled.status!.currentRevision)}:app:2`));
+    await eventually('three pods, at the new revision and image', async () => {
+      const pods = await podsOf('app=ud-dep');
+      return JSON.stringify(pods.map((p) => `${p.metadata.labels![REVISION]}:${p.spec?.containers[0]?.image}`)) === want ? true : undefined;
+    });
   });
 
   it('Advanced StatefulSets: a partition per subset', async () => {
