@@ -139,7 +139,7 @@ export function updateReason(field: TemplateField, w: Workload, revision: string
 
 /**
  * UpdateSubset: the stored workload with the desired labels, annotations and spec laid over it.
- * The selector stays as stored (immutable); fields the API server defaulted and the template does
+ * The selector and a StatefulSet's volumeClaimTemplates stay as stored (immutable); fields the API server defaulted and the template does
  * not name are kept, so the PUT changes only what the UnitedDeployment decides.
  */
 export function updatedWorkload(stored: Workload, desired: Workload): Workload {
@@ -150,6 +150,12 @@ export function updatedWorkload(stored: Workload, desired: Workload): Workload {
       labels: { ...(stored.metadata.labels ?? {}), ...(desired.metadata.labels ?? {}) },
       annotations: { ...(stored.metadata.annotations ?? {}), ...(desired.metadata.annotations ?? {}) },
     },
-    spec: { ...stored.spec, ...desired.spec, selector: stored.spec.selector },
+    spec: {
+      ...stored.spec,
+      ...desired.spec,
+      selector: stored.spec.selector,
+      // Immutable, and stored with the API server's defaults (which the template lacks).
+      ...(stored.spec.volumeClaimTemplates !== undefined ? { volumeClaimTemplates: stored.spec.volumeClaimTemplates } : {}),
+    },
   };
 }
