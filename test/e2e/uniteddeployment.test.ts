@@ -287,7 +287,7 @@ describe('CloneSet subsets (our CloneSet controller): minReplicas/maxReplicas, p
     const sets = await workloads('ud-cs', 'apps.kruise.io/v1alpha1', 'CloneSet');
     const a = sets.get('a')![0]!;
     expect(a.metadata.name).toMatch(/^ud-cs-a-[a-z0-9]{5}$/);
-    expect(a.metadata.annotations!['apps.kruise.io/subset-patch']).toBe(JSON.stringify(cs().spec.topology.subsets[0].patch));
+    expect(JSON.parse(a.metadata.annotations!['apps.kruise.io/subset-patch']!)).toEqual(cs().spec.topology.subsets[0].patch);
     const podSpec = a.spec.template.spec;
     expect(a.spec.template.metadata.labels).toMatchObject({ app: 'ud-cs', zone: 'a', [SUBSET]: 'a' });
     expect(podSpec.containers[0].image).toBe('app:1');
