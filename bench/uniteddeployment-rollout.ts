@@ -5,7 +5,7 @@
 // together. Both roll through kube-controller-manager's Deployment controller with the same
 // strategy (maxUnavailable 20%, maxSurge 0); the difference is what the UnitedDeployment adds: its
 // controller on the Node loop (its own process) noticing the change and updating the three
-// Deployments. Wall: spec change → every pod at the new image and Ready (LISTs every 100 ms);
+// Deployments. Three image changes each, alternating, medians reported. Wall: spec change → every pod at the new image and Ready (LISTs every 100 ms);
 // status: → the UnitedDeployment's status says so (updatedReadyReplicas 30, currentRevision moved).
 // The nodes go at the end.
 import type { KubeObject } from '../src/kube/http.js';
@@ -54,13 +54,20 @@ type UdStatus = { updatedReadyReplicas?: number; readyReplicas?: number; current
 
 export type UnitedDeploymentRollouts = {
   pods: number;
+  rounds: number;
   bringUpMs: number;
-  nativeMs: number;
-  udMs: number;
-  udStatusMs: number;
+  /** Per round: the three Deployments, the UnitedDeployment's pods, its status. */
+  nativeMs: number[];
+  udMs: number[];
+  udStatusMs: number[];
   udRuns: number;
   udApiCalls: number;
 };
+
+/** Rollouts per kind, alternating (native, then the UnitedDeployment), each to the next image. */
+export const ROUNDS = 3;
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function measureUnitedDeployments(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<UnitedDeploymentRollouts> {
   const pods = ZONES.length * PODS_PER_ZONE;
@@ -74,44 +81,57 @@ export async function measureUnitedDeployments(c: BenchCluster, loop: LoopChild,
       rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'ud'), pods, IMAGE(1)) && rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'native'), pods, IMAGE(1)) ? true : undefined, TIMEOUT_MS, 500);
     const bringUpMs = performance.now() - t0;
     log(`UnitedDeployment and the three Deployments at ${pods} ready pods in ${s1(bringUpMs)} s`);
+    const udStatus = async () => ((await c.kube.get(ud.apiVersion!, ud.kind!, 'ud', UD_NAMESPACE)).status ?? {}) as UdStatus;
 
-    const tn = performance.now();
-    await Promise.all(natives.map((d) => c.kube.patch(d, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE(2) }], 'json')));
-    await until('native: every pod at the new image', async () => (rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'native'), pods, IMAGE(2)) ? true : undefined), TIMEOUT_MS, 100);
-    const nativeMs = performance.now() - tn;
-    log(`three Deployments: ${s1(nativeMs)} s`);
-
+    const nativeMs: number[] = [];
+    const udMs: number[] = [];
+    const udStatusMs: number[] = [];
     const before = await loop.snapshot();
-    const tu = performance.now();
-    await c.kube.patch(ud, [{ op: 'replace', path: '/spec/template/deploymentTemplate/spec/template/spec/containers/0/image', value: IMAGE(2) }], 'json');
-    let udMs: number | undefined;
-    let udStatusMs: number | undefined;
-    await until('UnitedDeployment: every pod at the new image, and its status saying so', async () => {
-      if (udMs === undefined && rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'ud'), pods, IMAGE(2))) udMs = performance.now() - tu;
-      if (udStatusMs === undefined) {
-        const s = ((await c.kube.get(ud.apiVersion!, ud.kind!, 'ud', UD_NAMESPACE)).status ?? {}) as UdStatus;
-        if (s.updatedReadyReplicas === pods && s.currentRevision && s.currentRevision === s.updateStatus?.updatedRevision) udStatusMs = performance.now() - tu;
-      }
-      return udMs !== undefined && udStatusMs !== undefined ? true : undefined;
-    }, TIMEOUT_MS, 100);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const image = IMAGE(round + 1);
+      const tn = performance.now();
+      await Promise.all(natives.map((d) => c.kube.patch(d, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }], 'json')));
+      await until('native: every pod at the new image', async () => (rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'native'), pods, image) ? true : undefined), TIMEOUT_MS, 100);
+      nativeMs.push(performance.now() - tn);
+
+      const oldRevision = (await udStatus()).updateStatus?.updatedRevision;
+      const tu = performance.now();
+      await c.kube.patch(ud, [{ op: 'replace', path: '/spec/template/deploymentTemplate/spec/template/spec/containers/0/image', value: image }], 'json');
+      let podsMs: number | undefined;
+      let statusMs: number | undefined;
+      await until('UnitedDeployment: every pod at the new image, and its status saying so', async () => {
+        if (podsMs === undefined && rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'ud'), pods, image)) podsMs = performance.now() - tu;
+        if (statusMs === undefined) {
+          const s = await udStatus();
+          const moved = s.updateStatus?.updatedRevision !== undefined && s.updateStatus.updatedRevision !== oldRevision;
+          if (moved && s.updatedReadyReplicas === pods && s.currentRevision === s.updateStatus?.updatedRevision) statusMs = performance.now() - tu;
+        }
+        return podsMs !== undefined && statusMs !== undefined ? true : undefined;
+      }, TIMEOUT_MS, 100);
+      udMs.push(podsMs!);
+      udStatusMs.push(statusMs!);
+      log(`round ${round}: three Deployments ${s1(nativeMs.at(-1))} s; UnitedDeployment ${s1(podsMs)} s (status ${s1(statusMs)} s)`);
+    }
     const after = await loop.snapshot();
-    log(`UnitedDeployment: ${s1(udMs!)} s (status ${s1(udStatusMs!)} s)`);
-    return { pods, bringUpMs, nativeMs, udMs: udMs!, udStatusMs: udStatusMs!, udRuns: after.runs - before.runs, udApiCalls: after.apiCalls - before.apiCalls };
+    return { pods, rounds: ROUNDS, bringUpMs, nativeMs, udMs, udStatusMs, udRuns: after.runs - before.runs, udApiCalls: after.apiCalls - before.apiCalls };
   } finally {
     await c.kubelet.removeNodes(nodeNames.map((n) => n.name)).catch((e: unknown) => log(`removing the UnitedDeployment nodes: ${String(e)}`));
   }
 }
 
 export function unitedDeploymentLines(r: UnitedDeploymentRollouts): string[] {
+  const each = (xs: readonly number[]) => xs.map((x) => s1(x)).join(', ');
+  const ratio = median(r.udMs) / median(r.nativeMs);
   return [
-    `  three apps/v1 Deployments (one per zone, images changed together; kube-controller-manager): ${s1(r.nativeMs)} s`,
-    `  UnitedDeployment, three Deployment subsets (the Node loop, then kube-controller-manager):    ${s1(r.udMs)} s (${(r.udMs / r.nativeMs).toFixed(2)}×), status says so at ${s1(r.udStatusMs)} s`,
-    `  the UnitedDeployment controller during its rollout: ${r.udRuns} runs, ${r.udApiCalls} API requests`,
+    `  median of ${r.rounds} image changes each, alternating (each: ${each(r.nativeMs)} s / ${each(r.udMs)} s):`,
+    `  three apps/v1 Deployments (one per zone, images changed together; kube-controller-manager): ${s1(median(r.nativeMs))} s`,
+    `  UnitedDeployment, three Deployment subsets (the Node loop, then kube-controller-manager):    ${s1(median(r.udMs))} s (${ratio.toFixed(2)}×); its status says so at ${s1(median(r.udStatusMs))} s`,
+    `  the UnitedDeployment controller over the ${r.rounds} rollouts: ${r.udRuns} runs, ${r.udApiCalls} API requests`,
     `  bring-up of both together: ${s1(r.bringUpMs)} s`,
   ];
 }
 
 export function unitedDeploymentGoals(r: UnitedDeploymentRollouts): string[] {
-  const ratio = r.udMs / r.nativeMs;
+  const ratio = median(r.udMs) / median(r.nativeMs);
   return [`UnitedDeployment ≤ ${GOAL_VS_DEPLOYMENTS}× three Deployments: ${ratio.toFixed(2)}× (${ratio <= GOAL_VS_DEPLOYMENTS ? 'met' : 'not met'})`];
 }
