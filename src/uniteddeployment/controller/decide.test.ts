@@ -49,4 +49,13 @@ describe('decideUnitedDeployments', () => {
     expect(plan.events).toEqual([expect.objectContaining({ type: 'Warning', reason: 'Failed SpecifySubsetReplicas', message: "Specified subset replicas is ineffective: specified subsets' replica (3) is greater than UnitedDeployment replica (2)" })]);
     expect(plan.writes.filter((w) => w.op !== 'create' || w.object.kind !== 'ControllerRevision')).toEqual([]);
   });
+
+  it('deletes workloads of another kind when the template changes kind', () => {
+    const sts = decideUnitedDeployments(observed(ud()), NOW).writes.flatMap((w) => (w.op === 'create' && w.object.kind === 'StatefulSet' ? [w.object as unknown as Workload] : []));
+    const stored = sts.map((w, i) => ({ ...w, metadata: { ...w.metadata, uid: `w-${i}` } }));
+    const template = ud().spec.template!.statefulSetTemplate!;
+    const plan = decideUnitedDeployments(observed(ud({ template: { deploymentTemplate: template } }), stored), NOW);
+    expect(plan.writes.filter((w) => w.op === 'delete').map((w) => (w.op === 'delete' ? `${w.target.kind} ${w.target.name}` : ''))).toEqual(stored.map((w) => `StatefulSet ${w.metadata.name}`));
+    expect(plan.writes.filter((w) => w.op === 'create' && w.object.kind === 'Deployment')).toHaveLength(3);
+  });
 });
