@@ -5,7 +5,7 @@
 // together. Both roll through kube-controller-manager's Deployment controller with the same
 // strategy (maxUnavailable 20%, maxSurge 0); the difference is what the UnitedDeployment adds: its
 // controller on the Node loop (its own process) noticing the change and updating the three
-// Deployments. Three image changes each, alternating, medians reported. Wall: spec change → every pod at the new image and Ready (LISTs every 100 ms);
+// Deployments. Three image changes each, alternating, medians reported. Wall: spec change → every pod at the new image and Ready (LISTs every 50 ms);
 // status: → the UnitedDeployment's status says so (updatedReadyReplicas 30, currentRevision moved).
 // The nodes go at the end.
 import type { KubeObject } from '../src/kube/http.js';
@@ -60,6 +60,8 @@ export type UnitedDeploymentRollouts = {
   nativeMs: number[];
   udMs: number[];
   udStatusMs: number[];
+  /** Per round: the UnitedDeployment's change → all three subset Deployments carry the new image (its controller's share). */
+  udSpecMs: number[];
   udRuns: number;
   udApiCalls: number;
 };
@@ -86,12 +88,15 @@ export async function measureUnitedDeployments(c: BenchCluster, loop: LoopChild,
     const nativeMs: number[] = [];
     const udMs: number[] = [];
     const udStatusMs: number[] = [];
+    const udSpecMs: number[] = [];
+    const subsetImages = async () =>
+      (await c.kube.list<KubeObject & { spec?: { template?: { spec?: { containers?: { image?: string }[] } } } }>('apps/v1', 'Deployment', { namespace: UD_NAMESPACE, labelSelector: 'apps.kruise.io/subset-name' })).items.map((d) => d.spec?.template?.spec?.containers?.[0]?.image);
     const before = await loop.snapshot();
     for (let round = 1; round <= ROUNDS; round++) {
       const image = IMAGE(round + 1);
       const tn = performance.now();
       await Promise.all(natives.map((d) => c.kube.patch(d, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }], 'json')));
-      await until('native: every pod at the new image', async () => (rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'native'), pods, image) ? true : undefined), TIMEOUT_MS, 100);
+      await until('native: every pod at the new image', async () => (rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'native'), pods, image) ? true : undefined), TIMEOUT_MS, 50);
       nativeMs.push(performance.now() - tn);
 
       const oldRevision = (await udStatus()).updateStatus?.updatedRevision;
@@ -99,21 +104,27 @@ export async function measureUnitedDeployments(c: BenchCluster, loop: LoopChild,
       await c.kube.patch(ud, [{ op: 'replace', path: '/spec/template/deploymentTemplate/spec/template/spec/containers/0/image', value: image }], 'json');
       let podsMs: number | undefined;
       let statusMs: number | undefined;
+      let specMs: number | undefined;
       await until('UnitedDeployment: every pod at the new image, and its status saying so', async () => {
+        if (specMs === undefined) {
+          const images = await subsetImages();
+          if (images.length === ZONES.length && images.every((i) => i === image)) specMs = performance.now() - tu;
+        }
         if (podsMs === undefined && rolledOut(await podsOf(c.kube, UD_NAMESPACE, 'ud'), pods, image)) podsMs = performance.now() - tu;
         if (statusMs === undefined) {
           const s = await udStatus();
           const moved = s.updateStatus?.updatedRevision !== undefined && s.updateStatus.updatedRevision !== oldRevision;
           if (moved && s.updatedReadyReplicas === pods && s.currentRevision === s.updateStatus?.updatedRevision) statusMs = performance.now() - tu;
         }
-        return podsMs !== undefined && statusMs !== undefined ? true : undefined;
-      }, TIMEOUT_MS, 100);
+        return podsMs !== undefined && statusMs !== undefined && specMs !== undefined ? true : undefined;
+      }, TIMEOUT_MS, 50);
       udMs.push(podsMs!);
+      udSpecMs.push(specMs!);
       udStatusMs.push(statusMs!);
-      log(`round ${round}: three Deployments ${s1(nativeMs.at(-1))} s; UnitedDeployment ${s1(podsMs)} s (status ${s1(statusMs)} s)`);
+      log(`round ${round}: three Deployments ${s1(nativeMs.at(-1))} s; UnitedDeployment ${s1(podsMs)} s (its Deployments changed at ${s1(specMs, 2)} s, status ${s1(statusMs)} s)`);
     }
     const after = await loop.snapshot();
-    return { pods, rounds: ROUNDS, bringUpMs, nativeMs, udMs, udStatusMs, udRuns: after.runs - before.runs, udApiCalls: after.apiCalls - before.apiCalls };
+    return { pods, rounds: ROUNDS, bringUpMs, nativeMs, udMs, udStatusMs, udSpecMs, udRuns: after.runs - before.runs, udApiCalls: after.apiCalls - before.apiCalls };
   } finally {
     await c.kubelet.removeNodes(nodeNames.map((n) => n.name)).catch((e: unknown) => log(`removing the UnitedDeployment nodes: ${String(e)}`));
   }
@@ -126,6 +137,7 @@ export function unitedDeploymentLines(r: UnitedDeploymentRollouts): string[] {
     `  median of ${r.rounds} image changes each, alternating (each: ${each(r.nativeMs)} s / ${each(r.udMs)} s):`,
     `  three apps/v1 Deployments (one per zone, images changed together; kube-controller-manager): ${s1(median(r.nativeMs))} s`,
     `  UnitedDeployment, three Deployment subsets (the Node loop, then kube-controller-manager):    ${s1(median(r.udMs))} s (${ratio.toFixed(2)}×); its status says so at ${s1(median(r.udStatusMs))} s`,
+    `  of which the UnitedDeployment's change → its three Deployments changed (webhooks, the Node loop's run): ${s1(median(r.udSpecMs), 2)} s (each: ${r.udSpecMs.map((x) => s1(x, 2)).join(', ')} s)`,
     `  the UnitedDeployment controller over the ${r.rounds} rollouts: ${r.udRuns} runs, ${r.udApiCalls} API requests`,
     `  bring-up of both together: ${s1(r.bringUpMs)} s`,
   ];
