@@ -19,12 +19,13 @@ import { daemonSetFeature } from './daemonset/index.js';
 import { broadcastJobFeature } from './broadcastjob/index.js';
 import { advancedCronJobFeature } from './advancedcronjob/index.js';
 import { unitedDeploymentFeature } from './uniteddeployment/index.js';
+import { imagePullJobFeature } from './imagepulljob/index.js';
 
 /**
  * The production feature list, in handler order: on pod CREATE WorkloadSpread, then SidecarSet,
  * then PUB; on pod DELETE/eviction WorkloadSpread's bookkeeping before PUB's check (§6).
  */
-export const FEATURES: readonly Feature[] = [resourceDistributionFeature, workloadSpreadFeature, sidecarSetFeature, pubFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature];
+export const FEATURES: readonly Feature[] = [resourceDistributionFeature, workloadSpreadFeature, sidecarSetFeature, pubFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature];
 
 /** The endpoints that have at least one handler, with handlers in feature order. */
 export function webhookEndpoints(features: readonly Feature[] = FEATURES): WebhookEndpoint[] {

@@ -92,6 +92,16 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     sideEffects: 'None',
   },
   {
+    // ImagePullJob defaults (OpenKruise's SetDefaultsImagePullJob).
+    path: 'mutate-imagepulljob',
+    type: 'mutating',
+    name: 'mimagepulljob.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['imagepulljobs'], operations: ['CREATE', 'UPDATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
     // AdvancedCronJob defaults (OpenKruise's SetDefaultsAdvancedCronJob).
     path: 'mutate-advancedcronjob',
     type: 'mutating',
@@ -123,6 +133,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['broadcastjobs'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['advancedcronjobs'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['uniteddeployments'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['imagepulljobs'], operations: ['CREATE', 'UPDATE'] },
     ],
     failurePolicy: 'Fail',
     timeoutSeconds: 5,

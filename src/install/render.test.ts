@@ -298,7 +298,7 @@ describe('the pod-status observer', () => {
     expect(() => render({ endpoints: [e] })).toThrow(/name "a.observe.kruise-serverless.io" is registered twice/);
   });
 
-  it('in production: CloneSet, Advanced StatefulSet, Advanced DaemonSet and BroadcastJob pods, pods/status UPDATE, never blocking', () => {
+  it('in production: CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob and ImagePullJob pods, pods/status UPDATE, never blocking', () => {
     const objs = render({ endpoints: webhookEndpoints(FEATURES) });
     const entry = hooks(objs, 'ValidatingWebhookConfiguration').filter((h) => (h.clientConfig as { url: string }).url.endsWith(`/${POD_STATUS_OBSERVER}`));
     const observer = (kind: string, podLabel: string) =>
@@ -316,7 +316,7 @@ describe('the pod-status observer', () => {
           ],
         },
       });
-    expect(entry).toEqual([observer('cloneset', 'apps.kruise.io/cloneset-instance-id'), observer('statefulset', 'statefulset.kubernetes.io/pod-name'), observer('daemonset', 'daemonset.kruise-serverless.io/name'), observer('broadcastjob', 'broadcastjob-name')]);
+    expect(entry).toEqual([observer('cloneset', 'apps.kruise.io/cloneset-instance-id'), observer('statefulset', 'statefulset.kubernetes.io/pod-name'), observer('daemonset', 'daemonset.kruise-serverless.io/name'), observer('broadcastjob', 'broadcastjob-name'), observer('imagepulljob', 'imagepulljob.kruise-serverless.io/name')]);
   });
 
   it('is not registered when no feature declares workload pods', () => {
@@ -326,7 +326,7 @@ describe('the pod-status observer', () => {
 
 describe('reconciler RBAC', () => {
   const rules = () =>
-    render({ crds: [crd('apps.kruise.io', 'clonesets', { status: {}, scale: {} }), crd('apps.kruise.io', 'sidecarsets', { status: {} }), crd('apps.kruise.io', 'advancedcronjobs', { status: {} }), crd('apps.kruise.io', 'broadcastjobs', { status: {} }), crd('apps.kruise.io', 'uniteddeployments', { status: {}, scale: {} }), crd('policy.kruise.io', 'podunavailablebudgets')] })
+    render({ crds: [crd('apps.kruise.io', 'clonesets', { status: {}, scale: {} }), crd('apps.kruise.io', 'sidecarsets', { status: {} }), crd('apps.kruise.io', 'advancedcronjobs', { status: {} }), crd('apps.kruise.io', 'broadcastjobs', { status: {} }), crd('apps.kruise.io', 'uniteddeployments', { status: {}, scale: {} }), crd('apps.kruise.io', 'imagepulljobs', { status: {} }), crd('policy.kruise.io', 'podunavailablebudgets')] })
       .find((o) => o.kind === 'ClusterRole')!.rules as { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[];
   const verbs = (group: string, resource: string) => rules().filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs).sort();
 
@@ -352,6 +352,8 @@ describe('reconciler RBAC', () => {
     ['apps.kruise.io', 'uniteddeployments/status', ['get', 'patch', 'update']],
     ['apps', 'statefulsets', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['apps', 'deployments', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
+    ['apps.kruise.io', 'imagepulljobs', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
+    ['apps.kruise.io', 'imagepulljobs/status', ['get', 'patch', 'update']],
     ['coordination.k8s.io', 'leases', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
     ['', 'services', []],
     ['rbac.authorization.k8s.io', 'clusterroles', []],

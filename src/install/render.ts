@@ -314,7 +314,7 @@ export function reconcilerRules(crds: readonly KubeObject[]): Record<string, unk
   ]);
   return [
     ...crdRules,
-    // create: CloneSet, Advanced StatefulSet/DaemonSet and BroadcastJob create their pods.
+    // create: CloneSet, Advanced StatefulSet/DaemonSet, BroadcastJob and ImagePullJob create their pods.
     rule('', ['pods'], CRUD),
     rule('', ['pods/status'], ['get', 'update', 'patch']),
     rule('', ['events'], ['create', 'patch']),

@@ -13,10 +13,15 @@ import { daemonSetReconciler } from '../daemonset/controller/reconciler.js';
 import { broadcastJobReconciler } from '../broadcastjob/controller/reconciler.js';
 import { advancedCronJobReconciler } from '../advancedcronjob/controller/reconciler.js';
 import { unitedDeploymentReconciler } from '../uniteddeployment/controller/reconciler.js';
+import { imagePullJobReconcilerFor } from '../imagepulljob/controller/reconciler.js';
+import type { PullHelper } from '../imagepulljob/controller/pull-pod.js';
 import { FEATURE_GATE_DEFAULTS, type FeatureGates } from './feature-gates.js';
 
-/** `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points. */
-export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS): Reconciler[] {
+/**
+ * `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points;
+ * `pullHelper`: the ImagePullJob pods' helper image, from $KS_IMAGE_PULL_HELPER.
+ */
+export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: { pullHelper?: PullHelper } = {}): Reconciler[] {
   return [
     resourceDistributionReconciler as Reconciler,
     // PUB first: a full resync refreshes budgets before the SidecarSet controller asks them.
@@ -31,5 +36,6 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS): Reconc
     broadcastJobReconciler as Reconciler,
     advancedCronJobReconciler as Reconciler,
     unitedDeploymentReconciler as Reconciler,
+    imagePullJobReconcilerFor(opts.pullHelper ? { helper: opts.pullHelper } : {}) as Reconciler,
   ];
 }

@@ -16,6 +16,8 @@ export const FEATURE_GATE_DEFAULTS = {
   StatefulSetStartOrdinal: false,
   /** Advanced StatefulSet pods carry apps.kubernetes.io/pod-index. */
   PodIndexLabel: true,
+  /** A CloneSet updating in place pre-pulls the new images through ImagePullJobs. */
+  PreDownloadImageForInPlaceUpdate: false,
 } as const;
 
 export type FeatureGate = keyof typeof FEATURE_GATE_DEFAULTS;

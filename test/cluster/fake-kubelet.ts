@@ -2,7 +2,8 @@
 // every pod the real scheduler binds to them, writes the status a kubelet would (Running, Ready,
 // container statuses with image, imageID and restartCount). Tests steer it: flip readiness,
 // fail a container, complete a pod, or let it "restart" a container after an in-place image
-// change. Pods being deleted are finalised (as the kubelet does after graceful termination).
+// change; refuse to pull some images (ErrImagePull, then ImagePullBackOff, as a kubelet reports a
+// pull that fails), or let containers running a given command exit at once. Pods being deleted are finalised (as the kubelet does after graceful termination).
 import { createHash } from 'node:crypto';
 import type { V1ContainerStatus, V1Pod, V1PodCondition, V1Taint } from '@kubernetes/client-node';
 import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
@@ -38,6 +39,8 @@ export class FakeKubelet {
   /** When each container last restarted for an in-place image change (pod/container → ms). */
   private readonly restartedAt = new Map<string, number>();
   private restartReadyDelayMs = 0;
+  private readonly failingPulls = new Set<string>();
+  private readonly exitingCommands = new Set<string>();
   errors: unknown[] = [];
 
   constructor(private readonly kube: KubeHttp, private readonly pollMs = 150) {}
@@ -125,6 +128,20 @@ export class FakeKubelet {
     this.restartReadyDelayMs = ms;
   }
 
+  /** Pulls of `image` fail (until `allowPull`): its containers wait in ErrImagePull, then ImagePullBackOff, with no imageID. */
+  failPull(image: string): void {
+    this.failingPulls.add(image);
+  }
+
+  allowPull(image: string): void {
+    this.failingPulls.delete(image);
+  }
+
+  /** Containers whose command is `command` (e.g. a static `true`) exit 0 as soon as they start. */
+  exitOnStart(command: string): void {
+    this.exitingCommands.add(command);
+  }
+
   /** The container exits with `exitCode` and stays down until `recoverContainer`. */
   failContainer(namespace: string, name: string, container: string, exitCode = 1): void {
     const o = this.override(namespace, name);
@@ -187,6 +204,21 @@ export class FakeKubelet {
     const statuses: V1ContainerStatus[] = containers.map((c) => {
       const before = prev.containerStatuses?.find((s) => s.name === c.name);
       const image = c.image ?? '';
+      if (this.failingPulls.has(image) && completed === undefined) {
+        const backOff = before?.state?.waiting?.reason === 'ErrImagePull' || before?.state?.waiting?.reason === 'ImagePullBackOff';
+        const waiting = backOff
+          ? { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}"` }
+          : { reason: 'ErrImagePull', message: `failed to pull and unpack image "${image}": fake kubelet refuses this pull` };
+        return { name: c.name, image, imageID: '', ready: false, started: false, restartCount: before?.restartCount ?? 0, state: { waiting } };
+      }
+      if (c.command?.[0] !== undefined && this.exitingCommands.has(c.command[0]) && completed === undefined) {
+        const at = before?.state?.terminated?.finishedAt ?? now;
+        return {
+          name: c.name, image, imageID: imageIdOf(image), ready: false, started: false, restartCount: before?.restartCount ?? 0,
+          containerID: `fake://${createHash('sha256').update(`${key}/${c.name}/0`).digest('hex').slice(0, 32)}`,
+          state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: before?.state?.terminated?.startedAt ?? now, finishedAt: at } },
+        };
+      }
       let restartCount = before?.restartCount ?? 0;
       let lastState = before?.lastState;
       // An in-place image change: the kubelet kills the container and starts the new image.
@@ -241,7 +273,9 @@ export class FakeKubelet {
         ...(reason && !ok ? { reason } : {}),
       } as V1PodCondition;
     };
-    const phase = completed === undefined ? 'Running' : completed === 0 ? 'Succeeded' : 'Failed';
+    const pullFailed = statuses.some((s) => s.state?.waiting);
+    const allExited = statuses.length > 0 && statuses.every((s) => s.state?.terminated?.exitCode === 0) && statuses.every((s) => this.exitingCommands.has(containers.find((c) => c.name === s.name)?.command?.[0] ?? ''));
+    const phase = completed !== undefined ? (completed === 0 ? 'Succeeded' : 'Failed') : pullFailed ? 'Pending' : allExited ? 'Succeeded' : 'Running';
     const ip = this.podIp(key);
     return {
       phase,

@@ -1,6 +1,7 @@
 // The CloneSet controller's decision, per CloneSet (OpenKruise's syncCloneSet): the revisions
 // (created when new), then scaling (scale.ts); only when scaling has nothing to write, pod states
-// are refreshed (refresh.ts) and pods are updated (update.ts). Then the status. A stored CloneSet that validation would refuse gets a Warning
+// are refreshed (refresh.ts) and pods are updated (update.ts). Then the status. With
+// PreDownloadImageForInPlaceUpdate, the update revision's new images are pre-pulled (predownload.ts). A stored CloneSet that validation would refuse gets a Warning
 // Event and a `FailedScale` condition and no pod writes. Pure.
 import type { FeatureGates } from '../../reconcile/feature-gates.js';
 import { FEATURE_GATE_DEFAULTS } from '../../reconcile/feature-gates.js';
@@ -17,6 +18,7 @@ import type { CloneSetObserved } from './observe.js';
 import { refreshPods, restoreReadiness } from './refresh.js';
 import { chooseUpdateRevision } from './revision-choice.js';
 import { event, isAvailable, isUpdated, type CloneSetRun } from './run.js';
+import { planImagePreDownload } from './predownload.js';
 import { planScale } from './scale.js';
 import { cloneSetStatus, STATUS_FIELDS, withCondition, type CloneSetCondition } from './status.js';
 import { planUpdates } from './update.js';
@@ -62,6 +64,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
     if (prior?.message !== message) event(run, 'Warning', 'InvalidSpec', `CloneSet ${cs.metadata.name} is invalid and is not acted on: ${message}`);
   } else {
     run.plan.writes.push(...revision.writes);
+    if (run.gates.PreDownloadImageForInPlaceUpdate) planImagePreDownload(run, o.revisions, o.imagePullJobs ?? []);
     // Unlike OpenKruise, refreshing some pods does not hold back updating others: every decision
     // reads this run's observed state (pods refreshed now count as they were, never as more
     // available), and each pod gets at most one write.

@@ -8,6 +8,7 @@ import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { listDisruptionBudgets } from '../../workload/list-budgets.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
+import type { PreDownloadJob } from './predownload.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, type CloneSet } from '../types.js';
 
 export type Pvc = KubeObject & { metadata: { name: string; namespace: string; uid?: string; labels?: Record<string, string>; deletionTimestamp?: string } };
@@ -22,6 +23,8 @@ export type CloneSetObserved = {
   budgets?: PodUnavailableBudget[];
   /** Node labels by node name: read only when a CloneSet's template has topologySpreadConstraints (its scale-in ranker needs them). */
   nodeLabels?: Map<string, Record<string, string>>;
+  /** ImagePullJobs in the CloneSets' namespaces: read only with PreDownloadImageForInPlaceUpdate. */
+  imagePullJobs?: PreDownloadJob[];
 };
 
 /** The topology keys of the template's topologySpreadConstraints (GetPodSpreadConstraint). */
@@ -43,7 +46,7 @@ function byController<T extends { metadata: object }>(items: T[]): Map<string, T
   return out;
 }
 
-export async function observeCloneSets(kube: KubeReader, scope: Scope): Promise<CloneSetObserved> {
+export async function observeCloneSets(kube: KubeReader, scope: Scope, opts: { imagePullJobs?: boolean } = {}): Promise<CloneSetObserved> {
   const all = (await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND)).items as unknown as CloneSet[];
   const cloneSets = all.filter((cs) => inScope(scope, cs) && !(cs.metadata as { deletionTimestamp?: string }).deletionTimestamp);
   if (!cloneSets.length) return { cloneSets, podsByOwner: new Map(), pvcsByOwner: new Map(), revisions: [], budgets: [] };
@@ -51,12 +54,13 @@ export async function observeCloneSets(kube: KubeReader, scope: Scope): Promise<
   // One namespace: LIST there; several: one LIST across the cluster.
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
   const spread = cloneSets.some((cs) => spreadTopologyKeys(cs).length > 0);
-  const [pods, pvcs, revisions, budgets, nodes] = await Promise.all([
+  const [pods, pvcs, revisions, budgets, nodes, jobs] = await Promise.all([
     kube.list<KubeObject>('v1', 'Pod', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
     kube.list<KubeObject>('v1', 'PersistentVolumeClaim', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
     kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
     listDisruptionBudgets(kube, namespace.namespace),
     spread ? kube.list<KubeObject>('v1', 'Node') : undefined,
+    opts.imagePullJobs ? kube.list<KubeObject>('apps.kruise.io/v1alpha1', 'ImagePullJob', namespace) : undefined,
   ]);
   return {
     cloneSets,
@@ -64,6 +68,7 @@ export async function observeCloneSets(kube: KubeReader, scope: Scope): Promise<
     pvcsByOwner: byController(pvcs.items as unknown as Pvc[]),
     revisions: revisions.items as unknown as ControllerRevision[],
     budgets,
+    ...(jobs ? { imagePullJobs: jobs.items as unknown as PreDownloadJob[] } : {}),
     ...(nodes ? { nodeLabels: new Map(nodes.items.map((n) => [n.metadata?.name ?? '', (n.metadata as { labels?: Record<string, string> }).labels ?? {}])) } : {}),
   };
 }

@@ -20,7 +20,7 @@ export function cloneSetReconcilerFor(opts: CloneSetReconcilerOptions = {}): Rec
   return {
     kind: CLONESET_KIND,
     apiVersion: CLONESET_API_VERSION,
-    observe: (kube, scope) => observeCloneSets(kube, scope),
+    observe: (kube, scope) => observeCloneSets(kube, scope, { imagePullJobs: opts.gates?.PreDownloadImageForInPlaceUpdate === true }),
     decide: (observed, now) => decideCloneSets(observed, now, opts),
     triggers: [ownedPods(CLONESET_API_VERSION, CLONESET_KIND)],
   };
