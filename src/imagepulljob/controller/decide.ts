@@ -8,7 +8,7 @@
 // Always job completes once no node is left pulling. Every wait is a wake-up: a pull's timeout,
 // the deadline, the TTL. Pure.
 import type { KubeObject } from '../../kube/http.js';
-import type { Plan, Write } from '../../reconcile/types.js';
+import type { EventNote, Plan, Write } from '../../reconcile/types.js';
 import { emptyPlan } from '../../reconcile/types.js';
 import { rfc3339, type Pod } from '../../workload/pods.js';
 import { DEFAULT_BACKOFF_LIMIT, imagePullJobRef, type ImagePullJob, type ImagePullJobStatus } from '../types.js';
@@ -26,6 +26,10 @@ export type ImagePullJobDecideOptions = { helper?: PullHelper };
 type JobRun = { job: ImagePullJob; now: Date; plan: Plan; helper: PullHelper; wakes: number[] };
 
 const podRef = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace });
+
+function note(run: JobRun, message: string): EventNote {
+  return { regarding: { ...imagePullJobRef(run.job), ...(run.job.metadata.uid ? { uid: run.job.metadata.uid } : {}) }, type: 'Warning', reason: 'PullImageFailed', message };
+}
 
 function deletePod(run: JobRun, pod: Pod, why: string): void {
   const w: Write = { op: 'delete', target: podRef(pod), ...(pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {}), reason: `ImagePullJob ${run.job.metadata.name}: ${why}` };
@@ -63,12 +67,16 @@ function decideNode(run: JobRun, node: string, pods: readonly Pod[], taken: Set<
     return { state: 'pulling', node };
   }
   if (state.state === 'succeeded') return { state: 'succeeded', node };
-  if (last >= backoffLimit) return { state: 'failed', node };
+  if (last >= backoffLimit) {
+    // Narrated once: on the run that first counts the node failed.
+    if (!(job.status?.failedNodes ?? []).includes(node)) run.plan.events.push(note(run, `Node ${node}: attempt ${last} failed (${state.why}); no retries left`));
+    return { state: 'failed', node };
+  }
   // Retry: the next attempt, then the failed one stops (its kubelet would keep backing off).
   const attempt = last + 1;
   const name = pullPodName(job, node, attempt, taken);
   taken.add(name);
-  run.plan.writes.push({ op: 'create', object: newPullPod(job, node, attempt, name, run.helper) as unknown as KubeObject, reason: `ImagePullJob ${job.metadata.name}: attempt ${last} on ${node} failed (${state.why}); attempt ${attempt} of ${backoffLimit + 1}` });
+  run.plan.writes.push({ op: 'create', object: newPullPod(job, node, attempt, name, run.helper) as unknown as KubeObject, reason: `ImagePullJob ${job.metadata.name}: attempt ${last} on ${node} failed (${state.why}); attempt ${attempt} of ${backoffLimit + 1}`, event: note(run, `Node ${node}: attempt ${last} failed (${state.why}); retrying, attempt ${attempt} of ${backoffLimit + 1}`) });
   if (latest && !isTerminalPod(latest)) deletePod(run, latest, `attempt ${last} on ${node} failed (${state.why})`);
   run.wakes.push(timeout * 1000);
   return { state: 'pulling', node };
@@ -129,7 +137,7 @@ function decideJob(run: JobRun, pods: readonly Pod[], selected: readonly Pod[], 
     if (deadlineAt !== undefined && unfinished) run.wakes.push(Math.max(deadlineAt - now.getTime(), 0));
     if (plan.writes.length) run.wakes.push(WAITING_REQUEUE_MS);
   }
-  status.message = statusMessage(status);
+  status.message ??= statusMessage(status);
   if (status.completionTime) {
     const at = ttlDeadlineAt(job, status.completionTime);
     if (at !== undefined) run.wakes.push(Math.max(at - now.getTime(), 0));
