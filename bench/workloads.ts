@@ -11,6 +11,8 @@
 //   uniteddeployment: a template change through a UnitedDeployment of three Deployment subsets
 //                over 3 zones × 10 fake nodes (the Node loop, then kube-controller-manager) against
 //                three plain apps/v1 Deployments, one per zone, changed together.
+//   imagepulljob: one image pulled on 50 fake nodes, parallelism 5 (ImagePullJob, pull pods through
+//                each kubelet; the Node loop) against a client creating the same pull pods 5 at a time.
 // Ratios are against the native workload measured in the same run; goals are printed, never
 // asserted. A new section is one entry in SECTIONS. Loopback only; bounded; its own control plane
 // ("bench-workloads"), stopped at the end.
@@ -21,6 +23,7 @@ import { deleteNamespaces, startBenchCluster, type BenchCluster } from './clones
 import { STATEFULSET_NAMESPACE, measureStatefulSets } from './statefulset-rollout.js';
 import { statefulSetGoals, statefulSetLines } from './statefulset-report.js';
 import { UD_NAMESPACE, NODES_PER_ZONE as UD_NODES_PER_ZONE, PODS_PER_ZONE as UD_PODS_PER_ZONE, ZONES as UD_ZONES, measureUnitedDeployments, unitedDeploymentGoals, unitedDeploymentLines } from './uniteddeployment-rollout.js';
+import { IMAGEPULLJOB_NAMESPACE, NODES as IPJ_NODES, PARALLELISM as IPJ_PARALLELISM, imagePullJobSection } from './imagepulljob.js';
 import { DAEMONSET_NAMESPACE, MAX_UNAVAILABLE as DS_MAX_UNAVAILABLE, NODES as DS_NODES, daemonSetGoals, daemonSetLines, measureDaemonSets } from './daemonset-rollout.js';
 
 const CONTROL_PLANE = 'bench-workloads';
@@ -66,6 +69,12 @@ const SECTIONS: Record<string, Section> = {
       const r = await measureUnitedDeployments(c, loop, log);
       return { lines: unitedDeploymentLines(r), goals: unitedDeploymentGoals(r), figures: r };
     },
+  },
+  imagepulljob: {
+    title: `ImagePullJob: one image on ${IPJ_NODES} fake nodes, parallelism ${IPJ_PARALLELISM} (wall: create → every node's imageID reported; status: → the job's status says completed)`,
+    kinds: ['ImagePullJob'],
+    namespaces: [IMAGEPULLJOB_NAMESPACE],
+    measure: (c, loop, log) => imagePullJobSection(c, loop, log),
   },
 };
 

@@ -1,0 +1,158 @@
+// The ImagePullJob section of `npm run bench:workloads`: one ImagePullJob over 50 fake nodes of its
+// own with parallelism 5, our controller on the Node loop (its own process, its client counted),
+// against a baseline measured in the same run on the same nodes: a plain client creating the same
+// 50 pull pods (the controller's own pod builder, pinned by nodeName), 5 at a time, each slot
+// waiting until the kubelet reports its pod's imageID. The fake kubelet lets the pull pods' static
+// `true` exit at once. Figures: wall time from the create (or the first create) to every node's
+// imageID reported, and to the job's status saying completed; API writes per node (the loop's
+// client for ours, the client's for the baseline; the kubelet's status writes are in neither).
+// Printed, never asserted. The nodes go at the end.
+import type { KubeObject } from '../src/kube/http.js';
+import { DEFAULT_HELPER, PULL_CONTAINER, newPullPod } from '../src/imagepulljob/controller/pull-pod.js';
+import type { ImagePullJob } from '../src/imagepulljob/types.js';
+import { describeWrites, isWriteKey, minus, total, writesOf, type Tally } from './cloneset-counting.js';
+import { IMAGE, createNamespace, sleep, until, type BenchCluster } from './cloneset-cluster.js';
+import type { LoopChild } from './cloneset-children.js';
+import { snapshot } from './cloneset-rollout.js';
+
+export const IMAGEPULLJOB_NAMESPACE = 'bench-imagepulljob';
+export const NODES = 50;
+export const PARALLELISM = 5;
+const POOL = 'bench.kruise-serverless.io/ipj-pool';
+const TIMEOUT_MS = 300_000;
+/** After the last pull: trailing status writes land before the counts are read. */
+const SETTLE_MS = 3_000;
+const WATCH_SECONDS = 600;
+const PULL_BINARY = '/ks-pull/true';
+
+type Pod = KubeObject & { metadata: { name: string; namespace: string; labels?: Record<string, string> }; status?: { containerStatuses?: { name: string; imageID?: string }[] } };
+
+export type PullRun = { label: string; wallMs: number; statusMs?: number; writes: Tally; runs?: number; conflicts?: number };
+export type ImagePullJobFigures = { nodes: number; parallelism: number; ours: PullRun; baseline: PullRun; ratio: { wall: number; writes: number } };
+
+const nodeNames = Array.from({ length: NODES }, (_, i) => `ipj-bench-${String(i).padStart(2, '0')}`);
+
+/** A watch over the namespace's pods: which have their pull container's imageID reported. */
+async function pullWatch(c: BenchCluster) {
+  const listed = await c.kube.list<Pod>('v1', 'Pod', { namespace: IMAGEPULLJOB_NAMESPACE });
+  const stop = new AbortController();
+  const pulled = new Map<string, Pod>();
+  const waiters = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
+  let broken: string | undefined;
+  const breakWith = (why: string) => {
+    if (stop.signal.aborted) return;
+    broken ??= why;
+    for (const w of waiters.values()) w.reject(new Error(why));
+  };
+  void c.kube.watch('v1', 'Pod', { resourceVersion: listed.resourceVersion, timeoutSeconds: WATCH_SECONDS, signal: stop.signal, namespace: IMAGEPULLJOB_NAMESPACE }, (e) => {
+    if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
+    const pod = e.object as Pod;
+    if (pulled.has(pod.metadata.name) || !pod.status?.containerStatuses?.find((s) => s.name === PULL_CONTAINER)?.imageID) return;
+    pulled.set(pod.metadata.name, pod);
+    waiters.get(pod.metadata.name)?.resolve();
+  }).then(() => breakWith('the pod watch ended'), (e: unknown) => breakWith(`the pod watch failed: ${String(e)}`));
+  return {
+    count: (labelKey: string) => [...pulled.values()].filter((p) => p.metadata.labels?.[labelKey] !== undefined).length,
+    pulled: (name: string) => new Promise<void>((resolve, reject) => {
+      if (pulled.has(name)) resolve();
+      else if (broken) reject(new Error(broken));
+      else waiters.set(name, { resolve, reject });
+    }),
+    get broken() { return broken; },
+    stop: () => stop.abort(),
+  };
+}
+
+async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<PullRun> {
+  const watch = await pullWatch(c);
+  try {
+    const s0 = await snapshot(c, loop);
+    const t0 = performance.now();
+    await c.kube.create({
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', metadata: { name: 'bench', namespace: IMAGEPULLJOB_NAMESPACE },
+      spec: { image: IMAGE(2), parallelism: PARALLELISM, selector: { matchLabels: { [POOL]: 'yes' } }, completionPolicy: { type: 'Always' } },
+    });
+    let wallMs: number | undefined;
+    let statusMs: number | undefined;
+    await until('the ImagePullJob: every node pulled and its status completed', async () => {
+      if (watch.broken) throw new Error(watch.broken);
+      if (wallMs === undefined && watch.count('imagepulljob.kruise-serverless.io/name') === NODES) wallMs = performance.now() - t0;
+      if (statusMs === undefined) {
+        const job = await c.kube.get<KubeObject & { status?: { completionTime?: string; succeeded?: number } }>('apps.kruise.io/v1alpha1', 'ImagePullJob', 'bench', IMAGEPULLJOB_NAMESPACE);
+        if (job.status?.completionTime && job.status.succeeded === NODES) statusMs = performance.now() - t0;
+      }
+      return wallMs !== undefined && statusMs !== undefined ? true : undefined;
+    }, TIMEOUT_MS, 20);
+    await sleep(SETTLE_MS);
+    const s1 = await snapshot(c, loop);
+    const writes = writesOf(minus(s1.loop.tally, s0.loop.tally));
+    log(`ImagePullJob: ${NODES} nodes pulled in ${(wallMs! / 1000).toFixed(2)} s, status completed at ${(statusMs! / 1000).toFixed(2)} s; ${total(writes)} writes (${describeWrites(writes)})`);
+    return { label: `ImagePullJob, parallelism ${PARALLELISM} (ours, Node loop)`, wallMs: wallMs!, statusMs: statusMs!, writes, runs: s1.loop.runs - s0.loop.runs, conflicts: s1.loop.conflicts - s0.loop.conflicts };
+  } finally {
+    watch.stop();
+  }
+}
+
+async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<PullRun> {
+  const watch = await pullWatch(c);
+  // The controller's own pod, owned by nothing: the same spec, pinned the same way.
+  const owner = { metadata: { name: 'direct', namespace: IMAGEPULLJOB_NAMESPACE, uid: 'none' }, spec: { image: IMAGE(3) } } as ImagePullJob;
+  try {
+    const s0 = await snapshot(c, loop);
+    const t0 = performance.now();
+    let next = 0;
+    const slot = async () => {
+      while (next < NODES) {
+        const i = next++;
+        const name = `direct-${String(i).padStart(2, '0')}`;
+        const pod = newPullPod(owner, nodeNames[i]!, 0, name, DEFAULT_HELPER);
+        const { ownerReferences: _o, ...metadata } = pod.metadata;
+        await c.kube.create({ ...pod, metadata: { ...metadata, labels: { 'bench-direct': 'yes' } } } as unknown as KubeObject);
+        await watch.pulled(name);
+      }
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.all(Array.from({ length: PARALLELISM }, slot)),
+        new Promise((_, reject) => void (timer = setTimeout(() => reject(new Error(`baseline: not done in ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS))),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+    const wallMs = performance.now() - t0;
+    await sleep(SETTLE_MS);
+    const s1 = await snapshot(c, loop);
+    const writes = writesOf(minus(s1.own, s0.own));
+    log(`baseline: ${NODES} pull pods created and pulled in ${(wallMs / 1000).toFixed(2)} s; ${total(writes)} writes (${describeWrites(writes)})`);
+    return { label: `the same pull pods created by a client, ${PARALLELISM} at a time`, wallMs, writes };
+  } finally {
+    watch.stop();
+  }
+}
+
+/** Measures both; adds and removes its 50 pool nodes (labelled and tainted: no other workload lands there). */
+export async function imagePullJobSection(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<{ lines: string[]; goals: string[]; figures: ImagePullJobFigures }> {
+  await createNamespace(c.kube, IMAGEPULLJOB_NAMESPACE);
+  c.kubelet.exitOnStart(PULL_BINARY);
+  await c.kubelet.addNodes(nodeNames.map((name) => ({ name, labels: { [POOL]: 'yes' }, taints: [{ key: POOL, value: 'yes', effect: 'NoSchedule' }] })));
+  try {
+    const ours = await measureOurs(c, loop, log);
+    const baseline = await measureBaseline(c, loop, log);
+    const figures: ImagePullJobFigures = {
+      nodes: NODES, parallelism: PARALLELISM, ours, baseline,
+      ratio: { wall: ours.wallMs / baseline.wallMs, writes: total(ours.writes, isWriteKey) / Math.max(total(baseline.writes, isWriteKey), 1) },
+    };
+    const row = (r: PullRun) => `  ${r.label.padEnd(58)}${(r.wallMs / 1000).toFixed(2).padStart(7)}  ${r.statusMs === undefined ? '      —' : (r.statusMs / 1000).toFixed(2).padStart(7)}  ${String(total(r.writes)).padStart(6)}  ${(total(r.writes) / NODES).toFixed(2).padStart(8)}`;
+    const lines = [
+      `  ${'run'.padEnd(58)}${'wall s'.padStart(7)}  ${'status s'.padStart(7)}  ${'writes'.padStart(6)}  ${'per node'.padStart(8)}`,
+      row(ours), row(baseline),
+      `  ours by resource: ${describeWrites(ours.writes)}; ${ours.runs} runs, ${ours.conflicts} conflicts`,
+      `  baseline by resource: ${describeWrites(baseline.writes)}`,
+      `  ratio (ImagePullJob / baseline): wall ${figures.ratio.wall.toFixed(2)}×, writes ${figures.ratio.writes.toFixed(2)}×`,
+    ];
+    return { lines, goals: [`ImagePullJob wall ${figures.ratio.wall.toFixed(2)}× the client baseline, ${(total(ours.writes) / NODES).toFixed(2)} writes per node`], figures };
+  } finally {
+    await c.kubelet.removeNodes(nodeNames).catch((e: unknown) => log(`removing the ImagePullJob nodes: ${String(e)}`));
+  }
+}
