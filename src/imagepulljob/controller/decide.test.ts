@@ -46,6 +46,15 @@ describe('decideImagePullJobs', () => {
     });
   });
 
+  it('the same observation plans the same pod names (a doubled run collides instead of pulling twice); IfNotPresent by default', () => {
+    const names = (plan: ReturnType<typeof decideImagePullJobs>) => plan.writes.map((w) => (w.op === 'create' ? w.object.metadata?.name : ''));
+    const a = decideImagePullJobs(observed(job({ parallelism: 4 })), NOW);
+    expect(names(a)).toEqual(names(decideImagePullJobs(observed(job({ parallelism: 4 })), NOW)));
+    expect(new Set(names(a)).size).toBe(4);
+    const w = a.writes[0]!;
+    expect(w.op === 'create' && (w.object.spec as { containers: { imagePullPolicy: string }[] }).containers[0]!.imagePullPolicy).toBe('IfNotPresent');
+  });
+
   it('a pulled node frees its slot; all pulled: complete, with a TTL wake-up', () => {
     const pods = nodes.map((n) => pod(n.metadata.name, 0, 'pulled'));
     const plan = decideImagePullJobs(observed(job({ parallelism: 2, completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 30 } }), pods), NOW);
