@@ -21,6 +21,8 @@ const reconciler = (apiVersion: string, kind: string, triggers?: Reconciler['tri
 const cloneSet = reconciler('apps.kruise.io/v1alpha1', 'CloneSet');
 const sidecarSet = reconciler('apps.kruise.io/v1alpha1', 'SidecarSet');
 const resourceDistribution = reconciler('apps.kruise.io/v1alpha1', 'ResourceDistribution', [{ apiVersion: 'v1', kind: 'Namespace' }]);
+const broadcastJob = reconciler('apps.kruise.io/v1alpha1', 'BroadcastJob');
+const cronJob = reconciler('apps.kruise.io/v1alpha1', 'AdvancedCronJob', [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', objectsOf: () => [{ namespace: 'default', name: 'cron' }] }]);
 const all = [cloneSet, sidecarSet, resourceDistribution];
 
 function fakeRun(fail?: (r: Reconciler) => Error | undefined) {
@@ -69,6 +71,14 @@ describe('makeReconcileHandler', () => {
     expect(calls).toEqual(want);
     expect(summary.ok).toBe(true);
     expect(summary.message).toBe(want.length ? undefined : `no reconciler for ${detail.apiVersion} ${detail.kind}`);
+  });
+
+  it('a trigger that maps changes to its objects (objectsOf) runs nothing in full: the edge publishes an event for those objects', async () => {
+    const { run, calls } = fakeRun();
+    await makeReconcileHandler({ reconcilers: [...all, broadcastJob, cronJob], run, clusterId: 'example' })(
+      withDetail({ clusterId: 'example', kind: 'BroadcastJob', apiVersion: 'apps.kruise.io/v1alpha1', namespace: 'default', name: 'bj', reason: 'updated' }),
+    );
+    expect(calls).toEqual([{ kind: 'BroadcastJob', scope: { kind: 'objects', objects: [{ namespace: 'default', name: 'bj' }] } }]);
   });
 
   it('ignores events for another cluster', async () => {

@@ -2,7 +2,11 @@
 //   Scheduled Event (aws.events)          → every reconciler, full resync
 //   ObjectChanged (kruise-serverless)     → the reconcilers of that apiVersion+kind, for that object;
 //                                            reconcilers that list the kind in `triggers` run in full
-//                                            (as the Node loop does for watched trigger kinds)
+//                                            (as the Node loop does for watched trigger kinds), unless
+//                                            the trigger maps the change to its objects (`objectsOf`):
+//                                            the event carries no object to map, and the edge already
+//                                            publishes an event for those objects themselves (the
+//                                            pod-status, job-status and subset-status observers)
 // Anything else is an answer too (ignored, or invalid with the reason), never an exception.
 import type { Reconciler, Scope } from '../reconcile/types.js';
 import { CHANGE_EVENT_DETAIL_TYPE, CHANGE_EVENT_SOURCE, parseChangeEvent, type ChangeEvent } from './change-events.js';
@@ -58,7 +62,7 @@ function runsFor(change: ChangeEvent, reconcilers: readonly Reconciler[]): Plann
   for (const reconciler of reconcilers) {
     if (reconciler.apiVersion === change.apiVersion && reconciler.kind === change.kind) {
       runs.push({ reconciler, scope: { kind: 'objects', objects: [object] } });
-    } else if (reconciler.triggers?.some((t) => t.apiVersion === change.apiVersion && t.kind === change.kind)) {
+    } else if (reconciler.triggers?.some((t) => t.apiVersion === change.apiVersion && t.kind === change.kind && !t.objectsOf)) {
       runs.push({ reconciler, scope: { kind: 'all' } });
     }
   }
