@@ -7,10 +7,11 @@
 // first create) to every pod Succeeded, and to the job's status saying completed; API writes per
 // node (the loop's client for ours; the client's for the baseline). Printed, never asserted.
 import type { KubeHttp, KubeObject } from '../src/kube/http.js';
-import { describeWrites, isWriteKey, minus, total, writesOf, type Tally } from './cloneset-counting.js';
-import { IMAGE, createNamespace, sleep, until, type BenchCluster } from './cloneset-cluster.js';
+import { describeWrites, minus, total, writesOf } from './cloneset-counting.js';
+import { IMAGE, sleep, until, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
 import { snapshot } from './cloneset-rollout.js';
+import { measureNodePoolSection, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
 
 export const BROADCASTJOB_NAMESPACE = 'bench-broadcastjob';
 export const BROADCASTJOB_KINDS = ['BroadcastJob'];
@@ -24,8 +25,6 @@ const WATCH_SECONDS = 600;
 
 type Pod = KubeObject & { metadata: { name: string; namespace: string; uid: string; labels?: Record<string, string> }; status?: { phase?: string } };
 
-export type BroadcastJobRun = { label: string; wallMs: number; statusMs?: number; writes: Tally; runs?: number; conflicts?: number };
-export type BroadcastJobFigures = { nodes: number; parallelism: number; ours: BroadcastJobRun; baseline: BroadcastJobRun; ratio: { wall: number; writes: number } };
 
 const nodeNames = Array.from({ length: NODES }, (_, i) => `bcj-bench-${String(i).padStart(2, '0')}`);
 
@@ -84,7 +83,7 @@ async function jobCompleted(kube: KubeHttp): Promise<boolean> {
   return job.status?.phase === 'completed';
 }
 
-async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<BroadcastJobRun> {
+async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<NodeJobRun> {
   const watch = await podWatch(c);
   try {
     const s0 = await snapshot(c, loop);
@@ -111,7 +110,7 @@ async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) =>
   }
 }
 
-async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<BroadcastJobRun> {
+async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<NodeJobRun> {
   const watch = await podWatch(c);
   try {
     const s0 = await snapshot(c, loop);
@@ -149,27 +148,11 @@ async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string
   }
 }
 
-/** Measures both; adds and removes its 50 pool nodes (labelled and tainted: no other workload lands there). */
-export async function broadcastJobSection(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<{ lines: string[]; goals: string[]; figures: BroadcastJobFigures }> {
-  await createNamespace(c.kube, BROADCASTJOB_NAMESPACE);
-  await c.kubelet.addNodes(nodeNames.map((name) => ({ name, labels: { [POOL]: 'yes' }, taints: [{ key: POOL, value: 'yes', effect: 'NoSchedule' }] })));
-  try {
-    const ours = await measureOurs(c, loop, log);
-    const baseline = await measureBaseline(c, loop, log);
-    const figures: BroadcastJobFigures = {
-      nodes: NODES, parallelism: PARALLELISM, ours, baseline,
-      ratio: { wall: ours.wallMs / baseline.wallMs, writes: total(ours.writes, isWriteKey) / Math.max(total(baseline.writes, isWriteKey), 1) },
-    };
-    const row = (r: BroadcastJobRun) => `  ${r.label.padEnd(58)}${(r.wallMs / 1000).toFixed(2).padStart(7)}  ${r.statusMs === undefined ? '      —' : (r.statusMs / 1000).toFixed(2).padStart(7)}  ${String(total(r.writes)).padStart(6)}  ${(total(r.writes) / NODES).toFixed(2).padStart(8)}`;
-    const lines = [
-      `  ${'run'.padEnd(58)}${'wall s'.padStart(7)}  ${'status s'.padStart(7)}  ${'writes'.padStart(6)}  ${'per node'.padStart(8)}`,
-      row(ours), row(baseline),
-      `  ours by resource: ${describeWrites(ours.writes)}; ${ours.runs} runs, ${ours.conflicts} conflicts`,
-      `  baseline by resource: ${describeWrites(baseline.writes)}`,
-      `  ratio (BroadcastJob / baseline): wall ${figures.ratio.wall.toFixed(2)}×, writes ${figures.ratio.writes.toFixed(2)}×`,
-    ];
-    return { lines, goals: [`BroadcastJob wall ${figures.ratio.wall.toFixed(2)}× the client baseline, ${(total(ours.writes) / NODES).toFixed(2)} writes per node`], figures };
-  } finally {
-    await c.kubelet.removeNodes(nodeNames).catch((e: unknown) => log(`removing the BroadcastJob nodes: ${String(e)}`));
-  }
+/** Measures both on 50 pool nodes of its own. */
+export async function broadcastJobSection(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<{ lines: string[]; goals: string[]; figures: NodeJobFigures }> {
+  return measureNodePoolSection(c, log, {
+    kind: 'BroadcastJob', namespace: BROADCASTJOB_NAMESPACE, pool: POOL, nodeNames, parallelism: PARALLELISM,
+    measureOurs: () => measureOurs(c, loop, log),
+    measureBaseline: () => measureBaseline(c, loop, log),
+  });
 }

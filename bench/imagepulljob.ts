@@ -10,10 +10,11 @@
 import type { KubeObject } from '../src/kube/http.js';
 import { DEFAULT_HELPER, PULL_CONTAINER, newPullPod } from '../src/imagepulljob/controller/pull-pod.js';
 import type { ImagePullJob } from '../src/imagepulljob/types.js';
-import { describeWrites, isWriteKey, minus, total, writesOf, type Tally } from './cloneset-counting.js';
-import { IMAGE, createNamespace, sleep, until, type BenchCluster } from './cloneset-cluster.js';
+import { describeWrites, minus, total, writesOf } from './cloneset-counting.js';
+import { IMAGE, sleep, until, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
 import { snapshot } from './cloneset-rollout.js';
+import { measureNodePoolSection, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
 
 export const IMAGEPULLJOB_NAMESPACE = 'bench-imagepulljob';
 export const NODES = 50;
@@ -27,8 +28,6 @@ const PULL_BINARY = '/ks-pull/true';
 
 type Pod = KubeObject & { metadata: { name: string; namespace: string; labels?: Record<string, string> }; status?: { containerStatuses?: { name: string; imageID?: string }[] } };
 
-export type PullRun = { label: string; wallMs: number; statusMs?: number; writes: Tally; runs?: number; conflicts?: number };
-export type ImagePullJobFigures = { nodes: number; parallelism: number; ours: PullRun; baseline: PullRun; ratio: { wall: number; writes: number } };
 
 const nodeNames = Array.from({ length: NODES }, (_, i) => `ipj-bench-${String(i).padStart(2, '0')}`);
 
@@ -63,7 +62,7 @@ async function pullWatch(c: BenchCluster) {
   };
 }
 
-async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<PullRun> {
+async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<NodeJobRun> {
   const watch = await pullWatch(c);
   try {
     const s0 = await snapshot(c, loop);
@@ -93,7 +92,7 @@ async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) =>
   }
 }
 
-async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<PullRun> {
+async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<NodeJobRun> {
   const watch = await pullWatch(c);
   // The controller's own pod, owned by nothing: the same spec, pinned the same way.
   const owner = { metadata: { name: 'direct', namespace: IMAGEPULLJOB_NAMESPACE, uid: 'none' }, spec: { image: IMAGE(3) } } as ImagePullJob;
@@ -131,28 +130,12 @@ async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string
   }
 }
 
-/** Measures both; adds and removes its 50 pool nodes (labelled and tainted: no other workload lands there). */
-export async function imagePullJobSection(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<{ lines: string[]; goals: string[]; figures: ImagePullJobFigures }> {
-  await createNamespace(c.kube, IMAGEPULLJOB_NAMESPACE);
+/** Measures both on 50 pool nodes of its own. */
+export async function imagePullJobSection(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<{ lines: string[]; goals: string[]; figures: NodeJobFigures }> {
   c.kubelet.exitOnStart(PULL_BINARY);
-  await c.kubelet.addNodes(nodeNames.map((name) => ({ name, labels: { [POOL]: 'yes' }, taints: [{ key: POOL, value: 'yes', effect: 'NoSchedule' }] })));
-  try {
-    const ours = await measureOurs(c, loop, log);
-    const baseline = await measureBaseline(c, loop, log);
-    const figures: ImagePullJobFigures = {
-      nodes: NODES, parallelism: PARALLELISM, ours, baseline,
-      ratio: { wall: ours.wallMs / baseline.wallMs, writes: total(ours.writes, isWriteKey) / Math.max(total(baseline.writes, isWriteKey), 1) },
-    };
-    const row = (r: PullRun) => `  ${r.label.padEnd(58)}${(r.wallMs / 1000).toFixed(2).padStart(7)}  ${r.statusMs === undefined ? '      —' : (r.statusMs / 1000).toFixed(2).padStart(7)}  ${String(total(r.writes)).padStart(6)}  ${(total(r.writes) / NODES).toFixed(2).padStart(8)}`;
-    const lines = [
-      `  ${'run'.padEnd(58)}${'wall s'.padStart(7)}  ${'status s'.padStart(7)}  ${'writes'.padStart(6)}  ${'per node'.padStart(8)}`,
-      row(ours), row(baseline),
-      `  ours by resource: ${describeWrites(ours.writes)}; ${ours.runs} runs, ${ours.conflicts} conflicts`,
-      `  baseline by resource: ${describeWrites(baseline.writes)}`,
-      `  ratio (ImagePullJob / baseline): wall ${figures.ratio.wall.toFixed(2)}×, writes ${figures.ratio.writes.toFixed(2)}×`,
-    ];
-    return { lines, goals: [`ImagePullJob wall ${figures.ratio.wall.toFixed(2)}× the client baseline, ${(total(ours.writes) / NODES).toFixed(2)} writes per node`], figures };
-  } finally {
-    await c.kubelet.removeNodes(nodeNames).catch((e: unknown) => log(`removing the ImagePullJob nodes: ${String(e)}`));
-  }
+  return measureNodePoolSection(c, log, {
+    kind: 'ImagePullJob', namespace: IMAGEPULLJOB_NAMESPACE, pool: POOL, nodeNames, parallelism: PARALLELISM,
+    measureOurs: () => measureOurs(c, loop, log),
+    measureBaseline: () => measureBaseline(c, loop, log),
+  });
 }

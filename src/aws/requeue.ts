@@ -50,18 +50,23 @@ export function requeueDelayMs(report: RunReport): number | undefined {
 }
 
 export type RequeueContext = { clusterId: string; now: number; resyncBy?: number; from?: string[] };
+type Run = { apiVersion: string; kind: string; scope: Scope; report: RunReport };
 
 /** The wake-up one run asks for, if any (whether it is worth sending is `coveredByResync`). */
-export function requeueFor(run: { apiVersion: string; kind: string; scope: Scope; report: RunReport }, ctx: RequeueContext): Requeue | undefined {
+export function requeueFor(run: Run, ctx: RequeueContext): Requeue | undefined {
   const delay = requeueDelayMs(run.report);
   if (delay === undefined) return undefined;
+  return wakeUp(run, ctx, delay, ctx.resyncBy !== undefined ? { resyncBy: new Date(ctx.resyncBy).toISOString() } : {});
+}
+
+function wakeUp(run: Run, ctx: RequeueContext, delay: number, extra: Pick<RequeueBody, 'resyncBy' | 'scheduled'>): Requeue {
   const body: RequeueBody = {
     clusterId: ctx.clusterId,
     apiVersion: run.apiVersion,
     kind: run.kind,
     scope: run.scope,
     dueAt: new Date(ctx.now + Math.max(0, delay)).toISOString(),
-    ...(ctx.resyncBy !== undefined ? { resyncBy: new Date(ctx.resyncBy).toISOString() } : {}),
+    ...extra,
   };
   return { body, from: ctx.from ?? [] };
 }
@@ -72,18 +77,10 @@ export function requeueFor(run: { apiVersion: string; kind: string; scope: Scope
  * run may send it: always after an event or the schedule; after a wake-up only if it wrote (see
  * Plan.scheduledAfterMs), so that of several wake-ups due at once one chain goes on.
  */
-export function scheduledRequeueFor(run: { apiVersion: string; kind: string; scope: Scope; report: RunReport }, ctx: RequeueContext & { passOn: boolean }): Requeue | undefined {
+export function scheduledRequeueFor(run: Run, ctx: RequeueContext & { passOn: boolean }): Requeue | undefined {
   const delay = run.report.plan.scheduledAfterMs;
   if (delay === undefined || !ctx.passOn) return undefined;
-  const body: RequeueBody = {
-    clusterId: ctx.clusterId,
-    apiVersion: run.apiVersion,
-    kind: run.kind,
-    scope: run.scope,
-    dueAt: new Date(ctx.now + Math.max(0, delay)).toISOString(),
-    scheduled: true,
-  };
-  return { body, from: ctx.from ?? [] };
+  return wakeUp(run, ctx, delay, { scheduled: true });
 }
 
 /** A scheduled full resync runs no later than this wake-up would (never for a scheduled time). */

@@ -12,12 +12,11 @@ import { broadcastJobFeature } from '../../src/broadcastjob/index.js';
 import { broadcastJobReconciler } from '../../src/broadcastjob/controller/reconciler.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
-import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
-import { eventually, kubectl } from './support/kube.js';
+import { attempt, eventually, kubectl } from './support/kube.js';
 import { BCJ, bcjOf, eventsOf, isRunning, jobOf, live, nodeOf, podLine, podsOf, poolNodes, runToEnd, type BcjObj } from './support/broadcastjob.js';
 
 const VKRUISE = 'vkruise.kruise-serverless.io';
@@ -61,16 +60,6 @@ const waitStatus = (name: string, what: string, ok: (j: BcjObj) => boolean, ms =
     throw new Error(`${String(e)}\n${await dump(name)}`);
   });
 const on = async (name: string, node: string) => live(await pods(name)).filter((p) => nodeOf(p) === node);
-
-async function attempt(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (e) {
-    if (e instanceof KubeApiError) return `${e.status} ${(e.body as { message?: string } | undefined)?.message ?? e.message}`;
-    throw e;
-  }
-}
 
 describe('started first, checked last (their clocks run meanwhile)', () => {
   it('seed 002 activeDeadlineSeconds 10, seed 000 §3.3 and seed 002 ttlSecondsAfterFinished 30: created', async () => {

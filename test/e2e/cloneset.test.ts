@@ -8,12 +8,13 @@ import { cloneSetFeature } from '../../src/cloneset/index.js';
 import { cloneSetReconciler } from '../../src/cloneset/controller/reconciler.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
-import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
-import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
+import { attempt as answerOf, createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
+
+const attempt = (call: Promise<unknown>) => answerOf(call, 'created');
 
 const VKRUISE = 'vkruise.kruise-serverless.io';
 let env: EdgeEnv;
@@ -27,16 +28,6 @@ const seed = (file: string): KubeObject => ({ ...(parse(readFileSync(join(REPO_R
 const inNs = (obj: KubeObject): KubeObject => ({ ...obj, metadata: { ...obj.metadata, namespace: env.ns } });
 
 /** 'created', or the status and message the client sees. */
-async function attempt(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'created';
-  } catch (e) {
-    if (e instanceof KubeApiError) return `${e.status} ${(e.body as { message?: string } | undefined)?.message ?? e.message}`;
-    throw e;
-  }
-}
-
 describe('the CloneSet defaulting webhook', () => {
   it('stores a CloneSet with OpenKruise’s defaults, its template’s included (imagePullPolicy Always)', async () => {
     const cs = inNs(seed('001-cloneset-basic.yaml'));

@@ -12,12 +12,11 @@ import { daemonSetRevisionData } from '../../src/daemonset/revisions.js';
 import type { DaemonSet } from '../../src/daemonset/types.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
-import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
-import { eventually, kubectl } from './support/kube.js';
+import { attempt, eventually, kubectl } from './support/kube.js';
 import { ADS, POOL, daemonSetOf, dsOf, live, nodeOf, placementViolations, podLine, podsOf, rolledOut, type DsObj } from './support/daemonset.js';
 
 const VKRUISE = 'vkruise.kruise-serverless.io';
@@ -55,16 +54,6 @@ const image = async (name: string, img: string) => {
 const nodesOf = (pool: string, n: number) => Array.from({ length: n }, (_, i) => `ads-${pool}-${i + 1}`);
 const addPool = (pool: string, names: string[]) => env.kubelet.addNodes(names.map((name) => ({ name, labels: { [POOL]: pool } })));
 const nodeRef = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
-
-async function attempt(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (e) {
-    if (e instanceof KubeApiError) return `${e.status} ${(e.body as { message?: string } | undefined)?.message ?? e.message}`;
-    throw e;
-  }
-}
 
 /** Waits until every node in `nodes` runs exactly one available pod at `img`, with status to match. */
 const waitRolledOut = (name: string, nodes: readonly string[], img: string, ms = 60_000) =>

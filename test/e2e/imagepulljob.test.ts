@@ -14,11 +14,10 @@ import { imagePullJobReconcilerFor } from '../../src/imagepulljob/controller/rec
 import { FEATURE_GATE_DEFAULTS } from '../../src/reconcile/feature-gates.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
-import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import type { Reconciler } from '../../src/reconcile/types.js';
 import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
-import { eventually } from './support/kube.js';
+import { attempt, eventually } from './support/kube.js';
 
 const IPJ = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob' } as const;
 const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
@@ -71,16 +70,6 @@ const waitStatus = (name: string, what: string, ok: (s: Status) => boolean, ms =
     throw new Error(`${String(e)}\n${(await pullPods(name)).map(podLine).join('\n')}\n${JSON.stringify((await job(name))?.status)}`);
   });
 const create = (name: string, spec: Record<string, unknown>) => env.kube.create<Job>({ ...IPJ, metadata: { name, namespace: env.ns }, spec: { image: 'example.com/app:1', ...spec } });
-
-async function attempt(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (e) {
-    if (e instanceof KubeApiError) return `${e.status} ${(e.body as { message?: string } | undefined)?.message ?? e.message}`;
-    throw e;
-  }
-}
 
 describe('webhooks', () => {
   it("defaults OpenKruise's completionPolicy, pullPolicy and imagePullPolicy", async () => {

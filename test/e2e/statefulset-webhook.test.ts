@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { statefulSetFeature } from '../../src/statefulset/index.js';
-import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
-import { kubectl } from './support/kube.js';
+import { attempt as answerOf, kubectl } from './support/kube.js';
+
+const attempt = (call: Promise<unknown>) => answerOf(call, 'admitted');
 
 const VKRUISE = 'vkruise.kruise-serverless.io';
 const BETA = 'apps.kruise.io/v1beta1';
@@ -50,16 +51,6 @@ async function apply(obj: Sts): Promise<string> {
 }
 
 /** 'admitted', or the status and message the client sees. */
-async function attempt(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'admitted';
-  } catch (e) {
-    if (e instanceof KubeApiError) return `${e.status} ${(e.body as { message?: string } | undefined)?.message ?? e.message}`;
-    throw e;
-  }
-}
-
 const DEFAULTED_ROLLING_UPDATE = { partition: 0, maxUnavailable: 1, podUpdatePolicy: 'ReCreate', minReadySeconds: 0 };
 
 describe('the StatefulSet defaulting webhook', () => {

@@ -18,11 +18,10 @@ import { unitedDeploymentReconciler } from '../../src/uniteddeployment/controlle
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import type { Reconciler } from '../../src/reconcile/types.js';
-import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { startEdgeEnv, isReady, type EdgeEnv, type Pod } from './support/edge-env.js';
-import { eventually, kubectl } from './support/kube.js';
+import { attempt, eventually, kubectl } from './support/kube.js';
 
 const UD = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'UnitedDeployment' } as const;
 const SUBSET = 'apps.kruise.io/subset-name';
@@ -85,15 +84,6 @@ const waitStatus = (name: string, selector: string, what: string, ok: (u: Obj) =
   }, ms, 50).catch(async (e: unknown) => {
     throw new Error(`${String(e)}\n${await dump(name, selector)}`);
   });
-async function attempt(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (e) {
-    if (e instanceof KubeApiError) return `${e.status} ${(e.body as { message?: string } | undefined)?.message ?? e.message}`;
-    throw e;
-  }
-}
 const eventsOf = async (name: string) =>
   (await env.kube.list<KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string; kind?: string } }>('v1', 'Event', { namespace: env.ns })).items.filter(
     (e) => e.involvedObject?.kind === 'UnitedDeployment' && e.involvedObject.name === name,

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { loadKubeConfig } from '../../../src/kube/node-client.js';
 import { KubeHttp } from '../../../src/kube/http.js';
+import { KubeApiError } from '../../../src/kube/errors.js';
 import '../provided.js';
 
 const run = promisify(execFile);
@@ -59,5 +60,16 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     }
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** How the API server answered a write: `ok` (or the given word), else "<status> <message>" for an API error. */
+export async function attempt(call: Promise<unknown>, ok = 'ok'): Promise<string> {
+  try {
+    await call;
+    return ok;
+  } catch (e) {
+    if (e instanceof KubeApiError) return `${e.status} ${(e.body as { message?: string } | undefined)?.message ?? e.message}`;
+    throw e;
   }
 }

@@ -1,0 +1,47 @@
+// What the per-node job sections (BroadcastJob in bench:jobs, ImagePullJob in bench:workloads)
+// share: their own pool of fake nodes (labelled and tainted, so no other workload lands there),
+// ours against a client baseline on the same nodes, and one table of wall time, status time and
+// writes per node. Printed, never asserted.
+import { describeWrites, isWriteKey, total, type Tally } from './cloneset-counting.js';
+import { createNamespace, type BenchCluster } from './cloneset-cluster.js';
+
+export type NodeJobRun = { label: string; wallMs: number; statusMs?: number; writes: Tally; runs?: number; conflicts?: number };
+export type NodeJobFigures = { nodes: number; parallelism: number; ours: NodeJobRun; baseline: NodeJobRun; ratio: { wall: number; writes: number } };
+
+export type NodePoolSection = {
+  /** The kind measured, for the ratio line and the goal. */
+  kind: string;
+  namespace: string;
+  /** The node label (key, value `yes`) and NoSchedule taint the workloads select and tolerate. */
+  pool: string;
+  nodeNames: readonly string[];
+  parallelism: number;
+  measureOurs(): Promise<NodeJobRun>;
+  measureBaseline(): Promise<NodeJobRun>;
+};
+
+/** Measures both; adds and removes the pool's nodes. */
+export async function measureNodePoolSection(c: BenchCluster, log: (m: string) => void, s: NodePoolSection): Promise<{ lines: string[]; goals: string[]; figures: NodeJobFigures }> {
+  await createNamespace(c.kube, s.namespace);
+  await c.kubelet.addNodes(s.nodeNames.map((name) => ({ name, labels: { [s.pool]: 'yes' }, taints: [{ key: s.pool, value: 'yes', effect: 'NoSchedule' }] })));
+  const nodes = s.nodeNames.length;
+  try {
+    const ours = await s.measureOurs();
+    const baseline = await s.measureBaseline();
+    const figures: NodeJobFigures = {
+      nodes, parallelism: s.parallelism, ours, baseline,
+      ratio: { wall: ours.wallMs / baseline.wallMs, writes: total(ours.writes, isWriteKey) / Math.max(total(baseline.writes, isWriteKey), 1) },
+    };
+    const row = (r: NodeJobRun) => `  ${r.label.padEnd(58)}${(r.wallMs / 1000).toFixed(2).padStart(7)}  ${r.statusMs === undefined ? '      —' : (r.statusMs / 1000).toFixed(2).padStart(7)}  ${String(total(r.writes)).padStart(6)}  ${(total(r.writes) / nodes).toFixed(2).padStart(8)}`;
+    const lines = [
+      `  ${'run'.padEnd(58)}${'wall s'.padStart(7)}  ${'status s'.padStart(7)}  ${'writes'.padStart(6)}  ${'per node'.padStart(8)}`,
+      row(ours), row(baseline),
+      `  ours by resource: ${describeWrites(ours.writes)}; ${ours.runs} runs, ${ours.conflicts} conflicts`,
+      `  baseline by resource: ${describeWrites(baseline.writes)}`,
+      `  ratio (${s.kind} / baseline): wall ${figures.ratio.wall.toFixed(2)}×, writes ${figures.ratio.writes.toFixed(2)}×`,
+    ];
+    return { lines, goals: [`${s.kind} wall ${figures.ratio.wall.toFixed(2)}× the client baseline, ${(total(ours.writes) / nodes).toFixed(2)} writes per node`], figures };
+  } finally {
+    await c.kubelet.removeNodes([...s.nodeNames]).catch((e: unknown) => log(`removing the ${s.kind} nodes: ${String(e)}`));
+  }
+}
