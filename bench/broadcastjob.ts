@@ -11,7 +11,7 @@ import { describeWrites, minus, total, writesOf } from './cloneset-counting.js';
 import { IMAGE, sleep, until, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
 import { snapshot } from './cloneset-rollout.js';
-import { measureNodePoolSection, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
+import { measureNodePoolSection, runClientBaseline, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
 
 export const BROADCASTJOB_NAMESPACE = 'bench-broadcastjob';
 export const BROADCASTJOB_KINDS = ['BroadcastJob'];
@@ -113,12 +113,10 @@ async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) =>
 async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<NodeJobRun> {
   const watch = await podWatch(c);
   try {
-    const s0 = await snapshot(c, loop);
-    const t0 = performance.now();
-    let next = 0;
-    const slot = async () => {
-      while (next < NODES) {
-        const i = next++;
+    const { wallMs, writes: own } = await runClientBaseline({
+      nodes: NODES, parallelism: PARALLELISM, timeoutMs: TIMEOUT_MS, settleMs: SETTLE_MS,
+      snapshot: async () => (await snapshot(c, loop)).own,
+      async runOne(i) {
         const name = `direct-${String(i).padStart(2, '0')}`;
         const spec = podSpec();
         await c.kube.create({
@@ -126,21 +124,9 @@ async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string
           spec: { ...spec, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeNames[i]] }] }] } } } },
         });
         await watch.ended(name);
-      }
-    };
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        Promise.all(Array.from({ length: PARALLELISM }, slot)),
-        new Promise((_, reject) => void (timer = setTimeout(() => reject(new Error(`baseline: not done in ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS))),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-    const wallMs = performance.now() - t0;
-    await sleep(SETTLE_MS);
-    const s1 = await snapshot(c, loop);
-    const writes = writesOf(minus(s1.own, s0.own));
+      },
+    });
+    const writes = writesOf(own);
     log(`baseline: ${NODES} pods created and succeeded in ${(wallMs / 1000).toFixed(2)} s; ${total(writes)} writes (${describeWrites(writes)})`);
     return { label: `the same pods created by a client, ${PARALLELISM} at a time`, wallMs, writes };
   } finally {

@@ -14,7 +14,7 @@ import { describeWrites, minus, total, writesOf } from './cloneset-counting.js';
 import { IMAGE, sleep, until, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
 import { snapshot } from './cloneset-rollout.js';
-import { measureNodePoolSection, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
+import { measureNodePoolSection, runClientBaseline, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
 
 export const IMAGEPULLJOB_NAMESPACE = 'bench-imagepulljob';
 export const NODES = 50;
@@ -97,32 +97,18 @@ async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string
   // The controller's own pod, owned by nothing: the same spec, pinned the same way.
   const owner = { metadata: { name: 'direct', namespace: IMAGEPULLJOB_NAMESPACE, uid: 'none' }, spec: { image: IMAGE(3) } } as ImagePullJob;
   try {
-    const s0 = await snapshot(c, loop);
-    const t0 = performance.now();
-    let next = 0;
-    const slot = async () => {
-      while (next < NODES) {
-        const i = next++;
+    const { wallMs, writes: own } = await runClientBaseline({
+      nodes: NODES, parallelism: PARALLELISM, timeoutMs: TIMEOUT_MS, settleMs: SETTLE_MS,
+      snapshot: async () => (await snapshot(c, loop)).own,
+      async runOne(i) {
         const name = `direct-${String(i).padStart(2, '0')}`;
         const pod = newPullPod(owner, nodeNames[i]!, 0, name, DEFAULT_HELPER);
         const { ownerReferences: _o, ...metadata } = pod.metadata;
         await c.kube.create({ ...pod, metadata: { ...metadata, labels: { 'bench-direct': 'yes' } } } as unknown as KubeObject);
         await watch.pulled(name);
-      }
-    };
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        Promise.all(Array.from({ length: PARALLELISM }, slot)),
-        new Promise((_, reject) => void (timer = setTimeout(() => reject(new Error(`baseline: not done in ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS))),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-    const wallMs = performance.now() - t0;
-    await sleep(SETTLE_MS);
-    const s1 = await snapshot(c, loop);
-    const writes = writesOf(minus(s1.own, s0.own));
+      },
+    });
+    const writes = writesOf(own);
     log(`baseline: ${NODES} pull pods created and pulled in ${(wallMs / 1000).toFixed(2)} s; ${total(writes)} writes (${describeWrites(writes)})`);
     return { label: `the same pull pods created by a client, ${PARALLELISM} at a time`, wallMs, writes };
   } finally {

@@ -2,8 +2,8 @@
 // share: their own pool of fake nodes (labelled and tainted, so no other workload lands there),
 // ours against a client baseline on the same nodes, and one table of wall time, status time and
 // writes per node. Printed, never asserted.
-import { describeWrites, isWriteKey, total, type Tally } from './cloneset-counting.js';
-import { createNamespace, type BenchCluster } from './cloneset-cluster.js';
+import { describeWrites, isWriteKey, minus, total, type Tally } from './cloneset-counting.js';
+import { createNamespace, sleep, type BenchCluster } from './cloneset-cluster.js';
 
 export type NodeJobRun = { label: string; wallMs: number; statusMs?: number; writes: Tally; runs?: number; conflicts?: number };
 export type NodeJobFigures = { nodes: number; parallelism: number; ours: NodeJobRun; baseline: NodeJobRun; ratio: { wall: number; writes: number } };
@@ -44,4 +44,34 @@ export async function measureNodePoolSection(c: BenchCluster, log: (m: string) =
   } finally {
     await c.kubelet.removeNodes([...s.nodeNames]).catch((e: unknown) => log(`removing the ${s.kind} nodes: ${String(e)}`));
   }
+}
+
+/**
+ * The client baseline: `parallelism` slots, each creating the next node's pod and waiting for it
+ * (`runOne(i)`), until every node is done or `timeoutMs` passes. Wall time, and the writes this
+ * process sent (`snapshot` before and after, once trailing writes have settled).
+ */
+export async function runClientBaseline(o: {
+  nodes: number; parallelism: number; timeoutMs: number; settleMs: number;
+  runOne(i: number): Promise<void>;
+  snapshot(): Promise<Tally>;
+}): Promise<{ wallMs: number; writes: Tally }> {
+  const before = await o.snapshot();
+  const t0 = performance.now();
+  let next = 0;
+  const slot = async () => {
+    while (next < o.nodes) await o.runOne(next++);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      Promise.all(Array.from({ length: o.parallelism }, slot)),
+      new Promise((_, reject) => void (timer = setTimeout(() => reject(new Error(`baseline: not done in ${o.timeoutMs / 1000} s`)), o.timeoutMs))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+  const wallMs = performance.now() - t0;
+  await sleep(o.settleMs);
+  return { wallMs, writes: minus(await o.snapshot(), before) };
 }
