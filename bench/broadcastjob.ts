@@ -7,11 +7,11 @@
 // first create) to every pod Succeeded, and to the job's status saying completed; API writes per
 // node (the loop's client for ours; the client's for the baseline). Printed, never asserted.
 import type { KubeHttp, KubeObject } from '../src/kube/http.js';
-import { describeWrites, minus, total, writesOf } from './cloneset-counting.js';
-import { IMAGE, sleep, until, type BenchCluster } from './cloneset-cluster.js';
+import { describeWrites, total, writesOf } from './cloneset-counting.js';
+import { IMAGE, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
 import { snapshot } from './cloneset-rollout.js';
-import { measureNodePoolSection, runClientBaseline, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
+import { measureNodePoolSection, runClientBaseline, runOurs, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
 
 export const BROADCASTJOB_NAMESPACE = 'bench-broadcastjob';
 export const BROADCASTJOB_KINDS = ['BroadcastJob'];
@@ -86,25 +86,19 @@ async function jobCompleted(kube: KubeHttp): Promise<boolean> {
 async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<NodeJobRun> {
   const watch = await podWatch(c);
   try {
-    const s0 = await snapshot(c, loop);
-    const t0 = performance.now();
-    await c.kube.create({
-      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', metadata: { name: 'bench', namespace: BROADCASTJOB_NAMESPACE },
-      spec: { parallelism: PARALLELISM, completionPolicy: { type: 'Always' }, template: { spec: podSpec() } },
+    const r = await runOurs({
+      what: 'the BroadcastJob: every pod succeeded and its status completed', timeoutMs: TIMEOUT_MS, settleMs: SETTLE_MS,
+      snapshot: async () => (await snapshot(c, loop)).loop,
+      start: async () => void (await c.kube.create({
+        apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', metadata: { name: 'bench', namespace: BROADCASTJOB_NAMESPACE },
+        spec: { parallelism: PARALLELISM, completionPolicy: { type: 'Always' }, template: { spec: podSpec() } },
+      })),
+      allDone: () => watch.count('broadcastjob-name') === NODES,
+      statusDone: () => jobCompleted(c.kube),
+      broken: () => watch.broken,
     });
-    let wallMs: number | undefined;
-    let statusMs: number | undefined;
-    await until('the BroadcastJob: every pod succeeded and its status completed', async () => {
-      if (watch.broken) throw new Error(watch.broken);
-      if (wallMs === undefined && watch.count('broadcastjob-name') === NODES) wallMs = performance.now() - t0;
-      if (statusMs === undefined && (await jobCompleted(c.kube))) statusMs = performance.now() - t0;
-      return wallMs !== undefined && statusMs !== undefined ? true : undefined;
-    }, TIMEOUT_MS, 20);
-    await sleep(SETTLE_MS);
-    const s1 = await snapshot(c, loop);
-    const writes = writesOf(minus(s1.loop.tally, s0.loop.tally));
-    log(`BroadcastJob: ${NODES} pods succeeded in ${(wallMs! / 1000).toFixed(2)} s, status completed at ${(statusMs! / 1000).toFixed(2)} s; ${total(writes)} writes (${describeWrites(writes)})`);
-    return { label: `BroadcastJob, parallelism ${PARALLELISM} (ours, Node loop)`, wallMs: wallMs!, statusMs: statusMs!, writes, runs: s1.loop.runs - s0.loop.runs, conflicts: s1.loop.conflicts - s0.loop.conflicts };
+    log(`BroadcastJob: ${NODES} pods succeeded in ${(r.wallMs / 1000).toFixed(2)} s, status completed at ${(r.statusMs / 1000).toFixed(2)} s; ${total(r.writes)} writes (${describeWrites(r.writes)})`);
+    return { label: `BroadcastJob, parallelism ${PARALLELISM} (ours, Node loop)`, ...r };
   } finally {
     watch.stop();
   }

@@ -139,17 +139,22 @@ export async function measureRollouts(c: BenchCluster, loop: LoopChild, replicas
   const bringUpMs = performance.now() - t0;
   log(`three workloads at ${replicas} ready pods each in ${(bringUpMs / 1000).toFixed(1)} s`);
   await sleep(3_000);
-  const results: RolloutResult[] = [];
-  const failures: RolloutFailure[] = [];
   // One at a time, so each has the machine to itself; the Deployment first, while the loop idles.
+  return { bringUpMs, ...(await rollInTurn(workloads, (w) => rollOne(c, loop, w, replicas, log), log)) };
+}
+
+/** Rolls each workload in turn; one that fails is reported and the next still rolls. */
+export async function rollInTurn<W extends { label: string }, R>(workloads: readonly W[], roll: (w: W) => Promise<R>, log: (m: string) => void): Promise<{ results: R[]; failures: RolloutFailure[] }> {
+  const results: R[] = [];
+  const failures: RolloutFailure[] = [];
   for (const w of workloads) {
     try {
-      results.push(await rollOne(c, loop, w, replicas, log));
+      results.push(await roll(w));
     } catch (e) {
       failures.push({ workload: w.label, error: e instanceof Error ? e.message : String(e) });
       log(`${w.label}: ${failures.at(-1)!.error}`);
     }
   }
-  return { bringUpMs, results, failures };
+  return { results, failures };
 }
 

@@ -10,11 +10,11 @@
 import type { KubeObject } from '../src/kube/http.js';
 import { DEFAULT_HELPER, PULL_CONTAINER, newPullPod } from '../src/imagepulljob/controller/pull-pod.js';
 import type { ImagePullJob } from '../src/imagepulljob/types.js';
-import { describeWrites, minus, total, writesOf } from './cloneset-counting.js';
-import { IMAGE, sleep, until, type BenchCluster } from './cloneset-cluster.js';
+import { describeWrites, total, writesOf } from './cloneset-counting.js';
+import { IMAGE, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
 import { snapshot } from './cloneset-rollout.js';
-import { measureNodePoolSection, runClientBaseline, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
+import { measureNodePoolSection, runClientBaseline, runOurs, type NodeJobFigures, type NodeJobRun } from './node-pool-section.js';
 
 export const IMAGEPULLJOB_NAMESPACE = 'bench-imagepulljob';
 export const NODES = 50;
@@ -65,28 +65,22 @@ async function pullWatch(c: BenchCluster) {
 async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<NodeJobRun> {
   const watch = await pullWatch(c);
   try {
-    const s0 = await snapshot(c, loop);
-    const t0 = performance.now();
-    await c.kube.create({
-      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', metadata: { name: 'bench', namespace: IMAGEPULLJOB_NAMESPACE },
-      spec: { image: IMAGE(2), parallelism: PARALLELISM, selector: { matchLabels: { [POOL]: 'yes' } }, completionPolicy: { type: 'Always' } },
-    });
-    let wallMs: number | undefined;
-    let statusMs: number | undefined;
-    await until('the ImagePullJob: every node pulled and its status completed', async () => {
-      if (watch.broken) throw new Error(watch.broken);
-      if (wallMs === undefined && watch.count('imagepulljob.kruise-serverless.io/name') === NODES) wallMs = performance.now() - t0;
-      if (statusMs === undefined) {
+    const r = await runOurs({
+      what: 'the ImagePullJob: every node pulled and its status completed', timeoutMs: TIMEOUT_MS, settleMs: SETTLE_MS,
+      snapshot: async () => (await snapshot(c, loop)).loop,
+      start: async () => void (await c.kube.create({
+        apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ImagePullJob', metadata: { name: 'bench', namespace: IMAGEPULLJOB_NAMESPACE },
+        spec: { image: IMAGE(2), parallelism: PARALLELISM, selector: { matchLabels: { [POOL]: 'yes' } }, completionPolicy: { type: 'Always' } },
+      })),
+      allDone: () => watch.count('imagepulljob.kruise-serverless.io/name') === NODES,
+      async statusDone() {
         const job = await c.kube.get<KubeObject & { status?: { completionTime?: string; succeeded?: number } }>('apps.kruise.io/v1alpha1', 'ImagePullJob', 'bench', IMAGEPULLJOB_NAMESPACE);
-        if (job.status?.completionTime && job.status.succeeded === NODES) statusMs = performance.now() - t0;
-      }
-      return wallMs !== undefined && statusMs !== undefined ? true : undefined;
-    }, TIMEOUT_MS, 20);
-    await sleep(SETTLE_MS);
-    const s1 = await snapshot(c, loop);
-    const writes = writesOf(minus(s1.loop.tally, s0.loop.tally));
-    log(`ImagePullJob: ${NODES} nodes pulled in ${(wallMs! / 1000).toFixed(2)} s, status completed at ${(statusMs! / 1000).toFixed(2)} s; ${total(writes)} writes (${describeWrites(writes)})`);
-    return { label: `ImagePullJob, parallelism ${PARALLELISM} (ours, Node loop)`, wallMs: wallMs!, statusMs: statusMs!, writes, runs: s1.loop.runs - s0.loop.runs, conflicts: s1.loop.conflicts - s0.loop.conflicts };
+        return Boolean(job.status?.completionTime) && job.status?.succeeded === NODES;
+      },
+      broken: () => watch.broken,
+    });
+    log(`ImagePullJob: ${NODES} nodes pulled in ${(r.wallMs / 1000).toFixed(2)} s, status completed at ${(r.statusMs / 1000).toFixed(2)} s; ${total(r.writes)} writes (${describeWrites(r.writes)})`);
+    return { label: `ImagePullJob, parallelism ${PARALLELISM} (ours, Node loop)`, ...r };
   } finally {
     watch.stop();
   }

@@ -2,8 +2,9 @@
 // share: their own pool of fake nodes (labelled and tainted, so no other workload lands there),
 // ours against a client baseline on the same nodes, and one table of wall time, status time and
 // writes per node. Printed, never asserted.
-import { describeWrites, isWriteKey, minus, total, type Tally } from './cloneset-counting.js';
-import { createNamespace, sleep, type BenchCluster } from './cloneset-cluster.js';
+import { describeWrites, isWriteKey, minus, total, writesOf, type Tally } from './cloneset-counting.js';
+import { createNamespace, sleep, until, type BenchCluster } from './cloneset-cluster.js';
+import type { LoopSnapshot } from './cloneset-loop-child.js';
 
 export type NodeJobRun = { label: string; wallMs: number; statusMs?: number; writes: Tally; runs?: number; conflicts?: number };
 export type NodeJobFigures = { nodes: number; parallelism: number; ours: NodeJobRun; baseline: NodeJobRun; ratio: { wall: number; writes: number } };
@@ -74,4 +75,33 @@ export async function runClientBaseline(o: {
   const wallMs = performance.now() - t0;
   await sleep(o.settleMs);
   return { wallMs, writes: minus(await o.snapshot(), before) };
+}
+
+/**
+ * Ours: `start()` creates the job, then the wall time runs until `allDone()` (the watch saw every
+ * node finish) and the status time until `statusDone()`; the writes and runs are the loop's own.
+ */
+export async function runOurs(o: {
+  what: string; timeoutMs: number; settleMs: number;
+  snapshot(): Promise<LoopSnapshot>;
+  start(): Promise<void>;
+  allDone(): boolean;
+  statusDone(): Promise<boolean>;
+  broken(): string | undefined;
+}): Promise<{ wallMs: number; statusMs: number; writes: Tally; runs: number; conflicts: number }> {
+  const s0 = await o.snapshot();
+  const t0 = performance.now();
+  await o.start();
+  let wallMs: number | undefined;
+  let statusMs: number | undefined;
+  await until(o.what, async () => {
+    const broken = o.broken();
+    if (broken) throw new Error(broken);
+    if (wallMs === undefined && o.allDone()) wallMs = performance.now() - t0;
+    if (statusMs === undefined && (await o.statusDone())) statusMs = performance.now() - t0;
+    return wallMs !== undefined && statusMs !== undefined ? true : undefined;
+  }, o.timeoutMs, 20);
+  await sleep(o.settleMs);
+  const s1 = await o.snapshot();
+  return { wallMs: wallMs!, statusMs: statusMs!, writes: writesOf(minus(s1.tally, s0.tally)), runs: s1.runs - s0.runs, conflicts: s1.conflicts - s0.conflicts };
 }

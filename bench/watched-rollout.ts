@@ -6,7 +6,7 @@ import type { KubeObject } from '../src/kube/http.js';
 import { minus, total } from './cloneset-counting.js';
 import { IMAGE, imagePatch, podsOf, rolledOut, sleep, until, type BenchCluster, type Pod } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
-import { attributeWrites, snapshot, type RolloutResult } from './cloneset-rollout.js';
+import { attributeWrites, rollInTurn, snapshot, type RolloutResult } from './cloneset-rollout.js';
 import { phaseMedians, watchRollout, type Actor, type Mark, type PodEvent, type Progress } from './rollout-watch.js';
 
 const ROLLOUT_TIMEOUT_MS = 600_000;
@@ -123,15 +123,5 @@ export async function bringUpAndRoll(c: BenchCluster, loop: LoopChild, workloads
   const bringUpMs = performance.now() - t0;
   log(`every ${what} at ${replicas} ready pods in ${(bringUpMs / 1000).toFixed(1)} s`);
   await sleep(3_000);
-  const results: WatchedRollout[] = [];
-  const failures: { workload: string; error: string }[] = [];
-  for (const w of workloads) {
-    try {
-      results.push(await rollOne(c, loop, w, replicas, log));
-    } catch (e) {
-      failures.push({ workload: w.label, error: e instanceof Error ? e.message : String(e) });
-      log(`${w.label}: ${failures.at(-1)!.error}`);
-    }
-  }
-  return { bringUpMs, results, failures };
+  return { bringUpMs, ...(await rollInTurn(workloads, (w) => rollOne(c, loop, w, replicas, log), log)) };
 }
