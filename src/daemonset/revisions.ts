@@ -19,6 +19,7 @@ import { matchesLabelSelector } from '../kube/selectors.js';
 import type { Pod } from '../workload/pods.js';
 import { compareRevisions, findEqualRevisions, nameRevision, type ControllerRevision } from '../workload/revisions.js';
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_HASH_LABEL, type DaemonSet } from './types.js';
+import { controllerReference } from '../kube/owner-reference.js';
 
 /** The exact `data` bytes of the DaemonSet's revision (what is compared). */
 export function daemonSetRevisionData(ds: DaemonSet): string {
@@ -32,7 +33,7 @@ export const revisionHash = (rev: ControllerRevision): string => rev.metadata.la
 
 const refTo = (rev: ControllerRevision): ObjectRef => ({ apiVersion: 'apps/v1', kind: 'ControllerRevision', name: rev.metadata.name, ...(rev.metadata.namespace ? { namespace: rev.metadata.namespace } : {}) });
 
-const controllerRef = (ds: DaemonSet) => ({ apiVersion: ds.apiVersion ?? DAEMONSET_API_VERSION, kind: DAEMONSET_KIND, name: ds.metadata.name, uid: ds.metadata.uid ?? '', controller: true, blockOwnerDeletion: true });
+const controllerRef = (ds: DaemonSet) => controllerReference(ds.apiVersion ?? DAEMONSET_API_VERSION, DAEMONSET_KIND, ds.metadata);
 
 /** controlledHistories: the namespace's revisions the DaemonSet controls, or orphans its selector matches (to adopt), oldest first. */
 export function daemonSetRevisions(ds: DaemonSet, revisions: readonly ControllerRevision[]): ControllerRevision[] {

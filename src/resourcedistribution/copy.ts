@@ -18,6 +18,7 @@ import {
   type OwnerReference,
   type ResourceDistribution,
 } from './types.js';
+import { controllerReference } from '../kube/owner-reference.js';
 
 /** The resource a distribution copies, when `spec.resource` is a usable v1 ConfigMap or Secret. */
 export type SourceResource = { kind: DistributedKind; name: string; body: Record<string, unknown> };
@@ -36,7 +37,7 @@ export function rfc3339(d: Date): string {
 }
 
 export function ownerReferenceTo(rd: ResourceDistribution): OwnerReference {
-  return { apiVersion: RD_API_VERSION, kind: RD_KIND, name: rd.metadata.name ?? '', uid: rd.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return controllerReference(RD_API_VERSION, RD_KIND, rd.metadata);
 }
 
 function controllerOf(obj: DistributedObject): OwnerReference | undefined {

@@ -14,6 +14,7 @@ import {
   type ControllerRevision,
 } from '../workload/revisions.js';
 import { DEFAULT_REVISION_HISTORY_LIMIT, UD_API_VERSION, UD_KIND, type UnitedDeploymentLike } from './types.js';
+import { controllerReference } from '../kube/owner-reference.js';
 
 export type RevisionPlan = { updated: string; collisionCount: number; writes: Write[] };
 
@@ -54,7 +55,7 @@ export function planRevisions(ud: UnitedDeploymentLike, all: readonly Controller
               name: named.name,
               namespace: ud.metadata.namespace,
               labels: { ...(ud.spec.selector?.matchLabels ?? {}) },
-              ownerReferences: [{ apiVersion: UD_API_VERSION, kind: UD_KIND, name: ud.metadata.name ?? '', uid: ud.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+              ownerReferences: [controllerReference(UD_API_VERSION, UD_KIND, ud.metadata)],
             },
             data: JSON.parse(dataJson) as unknown,
             revision: nextRevisionNumber(owned),

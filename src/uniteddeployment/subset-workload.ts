@@ -26,6 +26,7 @@ import {
   type UnitedDeploymentLike,
   type Workload,
 } from './types.js';
+import { controllerReference } from '../kube/owner-reference.js';
 
 export type SubsetUpdate = { replicas: number; partition: number; patch: string };
 
@@ -120,7 +121,7 @@ export function desiredWorkload(ud: UnitedDeploymentLike, field: TemplateField, 
       namespace: ud.metadata.namespace,
       labels: { ...(template.metadata?.labels ?? {}), ...(ud.spec.selector?.matchLabels ?? {}), [UD_REVISION_LABEL]: revision, [SUBSET_NAME_LABEL]: name },
       annotations: { ...(template.metadata?.annotations ?? {}), [SUBSET_PATCH_ANNOTATION]: update.patch },
-      ownerReferences: [{ apiVersion: UD_API_VERSION, kind: UD_KIND, name: udName, uid: ud.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [controllerReference(UD_API_VERSION, UD_KIND, { name: udName, uid: ud.metadata.uid })],
     },
     spec,
   };

@@ -13,6 +13,7 @@ import { goJSON } from '../kube/go-json.js';
 import { isRecord } from '../kube/validation.js';
 import { podTemplateAsGoMap } from '../kube/go-pod-template.js';
 import { CONTROLLER_REVISION_HASH_LABEL, controllerRevisionName, hashControllerRevision, type ControllerRevision } from './revisions.js';
+import { controllerReference } from '../kube/owner-reference.js';
 
 type Template = Parameters<typeof podTemplateAsGoMap>[0];
 
@@ -46,7 +47,7 @@ export function newTemplateRevision(owner: TemplateOwner, collisionCount: number
       ...(namespace ? { namespace } : {}),
       labels: { ...(owner.template?.metadata?.labels ?? {}), [CONTROLLER_REVISION_HASH_LABEL]: hash },
       annotations: { ...(owner.metadata.annotations ?? {}), ...annotations },
-      ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name, uid: uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [controllerReference(owner.apiVersion, owner.kind, { name, uid })],
     },
     data: JSON.parse(dataJson) as unknown,
     revision,

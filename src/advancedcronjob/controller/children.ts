@@ -2,6 +2,7 @@
 // history limits drop — and the child to create for a scheduled time.
 import type { KubeObject } from '../../kube/http.js';
 import { ACJ_API_VERSION, ACJ_KIND, SCHEDULED_AT_ANNOTATION, childApiVersion, type AdvancedCronJobLike, type Child, type ChildKind } from '../types.js';
+import { controllerReference } from '../../kube/owner-reference.js';
 
 export type Finished = 'Complete' | 'Failed' | undefined;
 
@@ -51,7 +52,7 @@ export function newChild(acj: AdvancedCronJobLike, kind: ChildKind, scheduled: D
       namespace: acj.metadata.namespace,
       labels: { ...(meta.labels ?? {}) },
       annotations: { ...(meta.annotations ?? {}), [SCHEDULED_AT_ANNOTATION]: rfc3339(scheduled) },
-      ownerReferences: [{ apiVersion: ACJ_API_VERSION, kind: ACJ_KIND, name: acj.metadata.name, uid: acj.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [controllerReference(ACJ_API_VERSION, ACJ_KIND, acj.metadata)],
     },
     spec: structuredClone(spec),
   };

@@ -8,6 +8,7 @@
 import { derivedPodName, pinnedToNode } from '../../workload/node-pinning.js';
 import type { Pod } from '../../workload/pods.js';
 import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, CONTROLLER_UID_LABEL, JOB_NAME_LABEL, type BroadcastJob } from '../types.js';
+import { controllerReference } from '../../kube/owner-reference.js';
 
 export type PodsByState = { active: Pod[]; failed: Pod[]; succeeded: Pod[] };
 
@@ -52,7 +53,7 @@ export function newJobPod(job: BroadcastJob, node: string, name: string): Pod {
       labels: { ...(meta.labels ?? {}), ...jobPodLabels(job) },
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
       ...(meta.finalizers?.length ? { finalizers: [...meta.finalizers] } : {}),
-      ownerReferences: [{ apiVersion: BROADCASTJOB_API_VERSION, kind: BROADCASTJOB_KIND, name: job.metadata.name, uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [controllerReference(BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, job.metadata)],
     },
     spec: { ...base, affinity: pinnedToNode(base['affinity'], node) } as unknown as Pod['spec'],
   };

@@ -13,10 +13,11 @@ import { defaultedTemplateSpec } from '../../workload/template-defaults.js';
 import type { RevisionTemplate } from '../../workload/template-revision.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, type CloneSet } from '../types.js';
 import type { Pvc } from './observe.js';
+import { controllerReference } from '../../kube/owner-reference.js';
 
 export type Template = RevisionTemplate;
 
-const controllerRef = (cs: CloneSet) => ({ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, name: cs.metadata.name, uid: cs.metadata.uid ?? '', controller: true, blockOwnerDeletion: true });
+const controllerRef = (cs: CloneSet) => controllerReference(CLONESET_API_VERSION, CLONESET_KIND, cs.metadata);
 
 type ClaimTemplate = { metadata?: { name?: string; labels?: Record<string, string>; [k: string]: unknown }; spec?: unknown; [k: string]: unknown };
 

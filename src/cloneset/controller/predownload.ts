@@ -13,6 +13,7 @@ import { CONTROLLER_REVISION_HASH_LABEL, type ControllerRevision } from '../../w
 import { templateOfRevision } from '../../workload/template-revision.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, REVISION_HASH_LABEL } from '../types.js';
 import { eventNote, type CloneSetRun } from './run.js';
+import { controllerReference } from '../../kube/owner-reference.js';
 
 export const PARALLELISM_ANNOTATION = 'apps.kruise.io/image-predownload-parallelism';
 export const TIMEOUT_ANNOTATION = 'apps.kruise.io/image-predownload-timeout-seconds';
@@ -80,7 +81,7 @@ function createJobs(run: CloneSetRun, current: ControllerRevision, update: Contr
     const job = {
       apiVersion: JOB_API_VERSION,
       kind: JOB_KIND,
-      metadata: { name, namespace: cs.metadata.namespace, labels, ownerReferences: [{ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, name: cs.metadata.name, uid: cs.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }] },
+      metadata: { name, namespace: cs.metadata.namespace, labels, ownerReferences: [controllerReference(CLONESET_API_VERSION, CLONESET_KIND, cs.metadata)] },
       spec: {
         image,
         ...(pullSecrets.length ? { pullSecrets } : {}),

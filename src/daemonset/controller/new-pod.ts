@@ -15,6 +15,7 @@ import type { Pod } from '../../workload/pods.js';
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DAEMONSET_NAME_LABEL, REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet } from '../types.js';
 import { derivedPodName, pinnedToNode } from '../../workload/node-pinning.js';
 import { templateGeneration } from './run.js';
+import { controllerReference } from '../../kube/owner-reference.js';
 
 /** The pod's name: `<ds>-` and a hash of (DaemonSet, node, revision, index), the first index whose name is free. */
 export function daemonPodName(ds: DaemonSet, node: string, hash: string, taken: ReadonlySet<string>): string {
@@ -45,7 +46,7 @@ export function newDaemonPod(ds: DaemonSet, node: string, hash: string, name: st
       },
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
       ...(meta.finalizers?.length ? { finalizers: [...meta.finalizers] } : {}),
-      ownerReferences: [{ apiVersion: DAEMONSET_API_VERSION, kind: DAEMONSET_KIND, name: ds.metadata.name, uid: ds.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [controllerReference(DAEMONSET_API_VERSION, DAEMONSET_KIND, ds.metadata)],
     },
     spec: (isInPlaceType(ds) ? withInPlaceUpdateReadinessGate(spec) : spec) as Pod['spec'],
   };

@@ -8,6 +8,7 @@
 import { derivedPodName } from '../../workload/node-pinning.js';
 import type { Pod } from '../../workload/pods.js';
 import { ATTEMPT_LABEL, DEFAULT_TIMEOUT_SECONDS, IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, JOB_NAME_LABEL, JOB_UID_LABEL, type ImagePullJob } from '../types.js';
+import { controllerReference } from '../../kube/owner-reference.js';
 
 /**
  * busybox's musl build is static: its `true` (one hardlink of the busybox binary) runs in any
@@ -46,7 +47,7 @@ export function newPullPod(job: ImagePullJob, node: string, attempt: number, nam
       namespace: job.metadata.namespace,
       labels: { [JOB_NAME_LABEL]: job.metadata.name, [JOB_UID_LABEL]: job.metadata.uid ?? '', [ATTEMPT_LABEL]: String(attempt) },
       ...(annotations && Object.keys(annotations).length ? { annotations: { ...annotations } } : {}),
-      ownerReferences: [{ apiVersion: IMAGEPULLJOB_API_VERSION, kind: IMAGEPULLJOB_KIND, name: job.metadata.name, uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [controllerReference(IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, job.metadata)],
     },
     spec: {
       nodeName: node,

@@ -27,6 +27,7 @@ import { CUSTOM_VERSION_LABEL, SIDECARSET_NAME_LABEL, type SidecarSet } from '..
 import { podControllerRevision } from './annotations.js';
 import { setName } from './pod-state.js';
 import type { Pod } from '../../workload/pods.js';
+import { controllerReference } from '../../kube/owner-reference.js';
 
 const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 
@@ -92,7 +93,7 @@ function newRevision(set: SidecarSet, namespace: string, data: Record<string, un
       labels,
       annotations: { ...(set.metadata?.annotations ?? {}) },
       ownerReferences: [
-        { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet', name, uid: set.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true },
+        controllerReference('apps.kruise.io/v1alpha1', 'SidecarSet', { name, uid: set.metadata?.uid }),
       ],
     },
     // The API server stores `data` as given; handing it over already sorted keeps Go's bytes.
