@@ -10,7 +10,7 @@ import { readCrdManifests } from '../src/kube/crd-manifests.js';
 import { isAlreadyExists, isNotFound } from '../src/kube/errors.js';
 import { REPO_ROOT, startControlPlane, stopControlPlane, type ControlPlane } from '../test/cluster/control-plane.js';
 import { FakeKubelet } from '../test/cluster/fake-kubelet.js';
-import { countRequests, type Tally } from './cloneset-counting.js';
+import { countRequests, traceRequests, type Tally } from './cloneset-counting.js';
 
 export const CONTROL_PLANE = 'bench-cloneset';
 export const CLONESET = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
@@ -56,6 +56,7 @@ export async function startBenchCluster(nodes: { count: number; podsEach: number
   const own = countRequests(kube);
   const kubeletKube = await KubeHttp.fromKubeConfig(loadKubeConfig(cp.kubeconfig));
   const kubeletRequests = countRequests(kubeletKube);
+  if (process.env.KS_BENCH_TRACE === '2') traceRequests(kubeletKube, 'kubelet');
   await installCrds(kube, readCrdManifests(join(REPO_ROOT, 'infra', 'crds')));
   await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-system' } }).catch((e: unknown) => {
     if (!isAlreadyExists(e)) throw e;

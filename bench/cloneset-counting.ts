@@ -71,6 +71,23 @@ export function countRequests(kube: KubeHttp, writesByNamespace: Tally = {}): Ta
   return tally;
 }
 
+/**
+ * Prints each request `kube` sends to stderr: start (wall-clock ms, so that processes line up),
+ * duration, key and HTTP path.
+ */
+export function traceRequests(kube: KubeHttp, label = 'http'): void {
+  const send = kube.request.bind(kube);
+  kube.request = async <T>(...args: Parameters<KubeHttp['request']>): Promise<T> => {
+    const [method, path, init] = args;
+    const start = Date.now();
+    try {
+      return await send<T>(...args);
+    } finally {
+      console.error(`[${label}] ${start % 1_000_000} +${Date.now() - start} ms ${requestKey(method, path, init?.query)} ${path.split('/').slice(-2).join('/')}`);
+    }
+  };
+}
+
 export const isWriteKey = (key: string) => WRITE_VERBS.has(key.split(' ')[0]!);
 
 export function minus(after: Tally, before: Tally): Tally {

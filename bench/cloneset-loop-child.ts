@@ -12,7 +12,7 @@ import { reconcilers } from '../src/reconcile/all.js';
 import { runLoop } from '../src/reconcile/loop.js';
 import { runReconciler } from '../src/reconcile/runner.js';
 import { HeldLeases } from '../src/reconcile/lease.js';
-import { countRequests, peakRssMb } from './cloneset-counting.js';
+import { countRequests, peakRssMb, traceRequests } from './cloneset-counting.js';
 
 export type LoopSnapshot = {
   type: 'snapshot';
@@ -35,6 +35,8 @@ const send = (m: unknown) => process.send?.(m);
 const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
 const byNamespace: Record<string, number> = {};
 const tally = countRequests(kube, byNamespace);
+// KS_BENCH_TRACE=2: also one stderr line per API request (when it started, how long it took).
+if (process.env.KS_BENCH_TRACE === '2') traceRequests(kube);
 const wanted = kinds.split(',');
 const running = reconcilers().filter((r) => wanted.includes(r.kind));
 const missing = wanted.filter((k) => !running.some((r) => r.kind === k));
@@ -46,8 +48,7 @@ const counts = { runs: 0, applied: 0, conflicts: 0, failed: 0, skipped: 0, busyM
 const snapshot = (): LoopSnapshot => ({ type: 'snapshot', tally: { ...tally }, byNamespace: { ...byNamespace }, ...counts, peakRssMb: peakRssMb() });
 
 // KS_BENCH_TRACE=1: one stderr line per run (when it ended, how long it took, what it wrote).
-const TRACE = process.env.KS_BENCH_TRACE === '1';
-const TRACE_T0 = performance.now();
+const TRACE = process.env.KS_BENCH_TRACE === '1' || process.env.KS_BENCH_TRACE === '2';
 const stop = new AbortController();
 process.on('message', (m) => {
   if (m === 'snapshot') send(snapshot());
@@ -61,7 +62,7 @@ await runLoop({
   run: (r, scope) => runReconciler(kube, r, { scope, identity, heldLeases, log: (m) => console.error(`[loop] ${m}`) }),
   log: (m) => console.error(`[loop] ${m}`),
   onReport: (r, scope) => {
-    if (TRACE) console.error(`[loop trace] ${(performance.now() - TRACE_T0).toFixed(0)} ms: ${scope.kind} run ${r.durationMs} ms, ${r.apiCalls} calls, ${r.applied} applied, ${r.conflicts} conflicts`);
+    if (TRACE) console.error(`[loop trace] ${Date.now() % 1_000_000} ms: ${scope.kind} run ${r.durationMs} ms, ${r.apiCalls} calls, ${r.applied} applied, ${r.conflicts} conflicts`);
     counts.runs += 1;
     counts.busyMs += r.durationMs;
     counts.apiCalls += r.apiCalls;

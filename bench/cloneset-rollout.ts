@@ -14,6 +14,7 @@ import type { KubeObject } from '../src/kube/http.js';
 import { apiserverRequests, describeWrites, minus, total, writesOf, type Tally } from './cloneset-counting.js';
 import { CLONESET, IMAGE, cloneSet, createNamespace, deployment, imagePatch, podsOf, rolledOut, sleep, until, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild, LoopSnapshot } from './cloneset-children.js';
+import { cpuByGroup, describeCpu } from './cpu.js';
 
 export const ROLLOUT_NAMESPACE = 'bench-rollout';
 const ROLLOUT_TIMEOUT_MS = 300_000;
@@ -93,6 +94,9 @@ export function attributeWrites(s0: Counts, s1: Counts): { kubelet: Tally; sched
 async function rollOne(c: BenchCluster, loop: LoopChild, w: Workload, replicas: number, log: (m: string) => void): Promise<RolloutResult> {
   const before = new Set((await podsOf(c.kube, ROLLOUT_NAMESPACE, w.app)).map((p) => p.metadata.uid));
   const s0 = await snapshot(c, loop);
+  const cpuGroups: Record<string, number[]> = { loop: [loop.pid] };
+  for (const [k, pid] of Object.entries(c.cp.pids)) cpuGroups[k] = [pid];
+  const cpu0 = cpuByGroup(cpuGroups);
   const t0 = performance.now();
   await c.kube.patch(w.object, imagePatch(IMAGE(2)), 'json');
   let statusAt: number | undefined;
@@ -104,6 +108,7 @@ async function rollOne(c: BenchCluster, loop: LoopChild, w: Workload, replicas: 
     if (statusAt === undefined && (await statusDone(c, w, replicas))) statusAt = performance.now();
     return statusAt;
   }, 60_000, 100);
+  const cpu = describeCpu(cpu0, cpuByGroup(cpuGroups));
   await sleep(SETTLE_MS);
   const s1 = await snapshot(c, loop);
   const after = await podsOf(c.kube, ROLLOUT_NAMESPACE, w.app);
@@ -117,7 +122,7 @@ async function rollOne(c: BenchCluster, loop: LoopChild, w: Workload, replicas: 
     loopElsewhere: total(minus(s1.loop.byNamespace, s0.loop.byNamespace), (ns) => ns !== ROLLOUT_NAMESPACE && ns !== 'kruise-system'),
     ...(isCloneSet ? { runs: s1.loop.runs - s0.loop.runs, conflicts: s1.loop.conflicts - s0.loop.conflicts } : {}),
   };
-  log(`${w.label}: ${(wallMs / 1000).toFixed(1)} s, ${result.recreated} pods recreated, controller writes ${total(result.writes)} (${describeWrites(result.writes)}); API server less kubelet/scheduler/bench: ${total(attributed)} (${describeWrites(attributed)})`);
+  log(`${w.label}: ${(wallMs / 1000).toFixed(1)} s, ${result.recreated} pods recreated, controller writes ${total(result.writes)} (${describeWrites(result.writes)}); API server less kubelet/scheduler/bench: ${total(attributed)} (${describeWrites(attributed)}); CPU ms until done: ${cpu}`);
   return result;
 }
 

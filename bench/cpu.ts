@@ -50,3 +50,20 @@ export function descendants(root: number = process.pid): Map<number, string> {
   }
   return found;
 }
+
+/**
+ * CPU time (ms) so far of each named group of processes, plus `other`: the rest of this process's
+ * descendants (e.g. Miniflare's workerd), and `bench`: this process itself.
+ */
+export function cpuByGroup(groups: Record<string, number[]>): Record<string, number> {
+  const named = new Set(Object.values(groups).flat());
+  const rest = [...descendants().keys()].filter((pid) => !named.has(pid) && ![...named].some((n) => descendants(n).has(pid)));
+  const out: Record<string, number> = {};
+  for (const [name, pids] of Object.entries({ ...groups, other: rest, bench: [process.pid] })) out[name] = cpuMsOf(pids.filter((p) => p > 0)) ?? 0;
+  return out;
+}
+
+/** `after − before` per group, largest first: "kube-apiserver 2100, etcd 900, …" (ms). */
+export function describeCpu(before: Record<string, number>, after: Record<string, number>): string {
+  return Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)] as const).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+}
