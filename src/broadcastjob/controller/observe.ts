@@ -6,6 +6,7 @@ import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
 import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, CONTROLLER_UID_LABEL, type BroadcastJob } from '../types.js';
+import { byController } from '../../kube/by-controller.js';
 
 export type BroadcastJobObserved = {
   jobs: BroadcastJob[];
@@ -17,16 +18,6 @@ export type BroadcastJobObserved = {
 const inScope = (scope: Scope, job: BroadcastJob) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === job.metadata.name && (o.namespace ?? '') === job.metadata.namespace);
 
-function byController(pods: readonly Pod[]): Map<string, Pod[]> {
-  const out = new Map<string, Pod[]>();
-  for (const pod of pods) {
-    const owner = (pod.metadata.ownerReferences as { uid?: string; controller?: boolean; kind?: string }[] | undefined)?.find((o) => o.controller);
-    if (!owner?.uid || owner.kind !== BROADCASTJOB_KIND) continue;
-    out.set(owner.uid, [...(out.get(owner.uid) ?? []), pod]);
-  }
-  return out;
-}
-
 export async function observeBroadcastJobs(kube: KubeReader, scope: Scope): Promise<BroadcastJobObserved> {
   const all = (await kube.list<KubeObject>(BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND)).items as unknown as BroadcastJob[];
   const jobs = all.filter((j) => inScope(scope, j) && !j.metadata.deletionTimestamp);
@@ -37,5 +28,5 @@ export async function observeBroadcastJobs(kube: KubeReader, scope: Scope): Prom
     ? { namespace: only.metadata.namespace, labelSelector: `${CONTROLLER_UID_LABEL}=${only.metadata.uid ?? ''}` }
     : { ...(namespaces.length === 1 ? { namespace: namespaces[0]! } : {}), labelSelector: CONTROLLER_UID_LABEL };
   const [nodeList, podList] = await Promise.all([kube.list<KubeObject>('v1', 'Node'), kube.list<KubeObject>('v1', 'Pod', pods)]);
-  return { jobs, nodes: nodeList.items as unknown as Node[], podsByJob: byController(podList.items as unknown as Pod[]) };
+  return { jobs, nodes: nodeList.items as unknown as Node[], podsByJob: byController(podList.items as unknown as Pod[], BROADCASTJOB_KIND) };
 }

@@ -70,6 +70,16 @@ describe('decideCloneSets', () => {
     expect(again.status).toEqual([]);
   });
 
+  it('a pod relabelled out of the selector no longer counts, and its instance id is not given to its replacement', () => {
+    const cs = cloneSet({ replicas: 2 });
+    const revision = chooseUpdateRevision(cs, []).name;
+    const pods = [pod(cs, 'aaaaa', revision), pod(cs, 'bbbbb', revision, { labels: { app: 'debug' } })];
+    const created = creates(decideCloneSets(observed(cs, pods), NOW).writes, 'Pod');
+    expect(created).toHaveLength(1);
+    expect(created[0]!.metadata?.name).not.toBe('web-bbbbb');
+    expect(decideCloneSets(observed(cs, pods), NOW).writes.filter((w) => w.op === 'delete')).toEqual([]);
+  });
+
   it('scale in: unassigned, then not-ready pods go first; a named pod goes (within maxUnavailable) and is replaced next', () => {
     const cs = cloneSet({ replicas: 2 });
     const revision = chooseUpdateRevision(cs, []).name;

@@ -1,15 +1,18 @@
 // What the CloneSet controller reads: the CloneSets in scope, the pods and PVCs CloneSets created
-// (one LIST each by the instance-id label, however many CloneSets), the ControllerRevisions and
+// (one LIST each by the instance-id label, however many CloneSets; a run for one CloneSet without
+// volumeClaimTemplates reads only the pods its selector matches), the ControllerRevisions and
 // the PodUnavailableBudgets. Fresh LISTs every run: no in-memory expectations, so nothing can leak
 // and stall a CloneSet (kruise#1765).
 import type { PodUnavailableBudget } from '../../api/policy/podunavailablebudget.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { listDisruptionBudgets } from '../../workload/list-budgets.js';
+import { podListQuery } from '../../workload/pod-list-query.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import type { PreDownloadJob } from './predownload.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, type CloneSet } from '../types.js';
+import { byController } from '../../kube/by-controller.js';
 
 export type Pvc = KubeObject & { metadata: { name: string; namespace: string; uid?: string; labels?: Record<string, string>; deletionTimestamp?: string } };
 
@@ -36,16 +39,6 @@ export function spreadTopologyKeys(cs: CloneSet): string[] {
 const inScope = (scope: Scope, cs: CloneSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === cs.metadata.name && (o.namespace ?? '') === cs.metadata.namespace);
 
-function byController<T extends { metadata: object }>(items: T[]): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const owner = ((item.metadata as { ownerReferences?: { uid?: string; controller?: boolean }[] }).ownerReferences)?.find((o) => o.controller);
-    if (!owner?.uid) continue;
-    out.set(owner.uid, [...(out.get(owner.uid) ?? []), item]);
-  }
-  return out;
-}
-
 export async function observeCloneSets(kube: KubeReader, scope: Scope, opts: { imagePullJobs?: boolean } = {}): Promise<CloneSetObserved> {
   const all = (await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND)).items as unknown as CloneSet[];
   const cloneSets = all.filter((cs) => inScope(scope, cs) && !(cs.metadata as { deletionTimestamp?: string }).deletionTimestamp);
@@ -55,7 +48,9 @@ export async function observeCloneSets(kube: KubeReader, scope: Scope, opts: { i
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
   const spread = cloneSets.some((cs) => spreadTopologyKeys(cs).length > 0);
   const [pods, pvcs, revisions, budgets, nodes, jobs] = await Promise.all([
-    kube.list<KubeObject>('v1', 'Pod', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
+    // Narrowed to the selector only without volumeClaimTemplates: a pod relabelled out of the
+    // CloneSet still holds its instance id, which PVC reuse must not hand to a new pod.
+    kube.list<KubeObject>('v1', 'Pod', podListQuery(cloneSets, INSTANCE_ID_LABEL, !cloneSets.some((cs) => cs.spec.volumeClaimTemplates?.length))),
     kube.list<KubeObject>('v1', 'PersistentVolumeClaim', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
     kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
     listDisruptionBudgets(kube, namespace.namespace),
@@ -64,8 +59,8 @@ export async function observeCloneSets(kube: KubeReader, scope: Scope, opts: { i
   ]);
   return {
     cloneSets,
-    podsByOwner: byController(pods.items as unknown as Pod[]),
-    pvcsByOwner: byController(pvcs.items as unknown as Pvc[]),
+    podsByOwner: byController(pods.items as unknown as Pod[], CLONESET_KIND),
+    pvcsByOwner: byController(pvcs.items as unknown as Pvc[], CLONESET_KIND),
     revisions: revisions.items as unknown as ControllerRevision[],
     budgets,
     ...(jobs ? { imagePullJobs: jobs.items as unknown as PreDownloadJob[] } : {}),

@@ -3,12 +3,13 @@
 // pods of the namespaces concerned) and the ControllerRevisions. Fresh LISTs every run, no
 // expectations kept in memory.
 import type { KubeObject } from '../../kube/http.js';
-import { compileSelector, formatLabelSelector, selectorProblems } from '../../kube/selectors.js';
+import { podListQuery, selectedPods } from '../../workload/pod-list-query.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND, type DaemonSet } from '../types.js';
+import { byController } from '../../kube/by-controller.js';
 
 export type DaemonSetObserved = {
   daemonSets: DaemonSet[];
@@ -21,33 +22,21 @@ export type DaemonSetObserved = {
 const inScope = (scope: Scope, ds: DaemonSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === ds.metadata.name && (o.namespace ?? '') === ds.metadata.namespace);
 
-function byController(pods: readonly Pod[]): Map<string, Pod[]> {
-  const out = new Map<string, Pod[]>();
-  for (const pod of pods) {
-    const owner = (pod.metadata.ownerReferences as { uid?: string; controller?: boolean; kind?: string }[] | undefined)?.find((o) => o.controller);
-    if (!owner?.uid || owner.kind !== DAEMONSET_KIND) continue;
-    out.set(owner.uid, [...(out.get(owner.uid) ?? []), pod]);
-  }
-  return out;
-}
-
 export async function observeDaemonSets(kube: KubeReader, scope: Scope): Promise<DaemonSetObserved> {
   const all = (await kube.list<KubeObject>(DAEMONSET_API_VERSION, DAEMONSET_KIND)).items as unknown as DaemonSet[];
   const daemonSets = all.filter((ds) => inScope(scope, ds) && !ds.metadata.deletionTimestamp);
   if (!daemonSets.length) return { daemonSets, nodes: [], podsByOwner: new Map(), revisions: [] };
   const namespaces = [...new Set(daemonSets.map((ds) => ds.metadata.namespace))];
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
-  const only = daemonSets.length === 1 ? daemonSets[0]! : undefined;
-  const selector = only?.spec.selector && selectorProblems(only.spec.selector).length === 0 && compileSelector(only.spec.selector).kind === 'requirements' ? { labelSelector: formatLabelSelector(only.spec.selector) } : {};
   const [nodes, pods, revisions] = await Promise.all([
     kube.list<KubeObject>('v1', 'Node'),
-    kube.list<KubeObject>('v1', 'Pod', { ...namespace, ...selector }),
+    kube.list<KubeObject>('v1', 'Pod', podListQuery(daemonSets)),
     kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
   ]);
   return {
     daemonSets,
     nodes: nodes.items as unknown as Node[],
-    podsByOwner: byController(pods.items as unknown as Pod[]),
+    podsByOwner: selectedPods(daemonSets, byController(pods.items as unknown as Pod[], DAEMONSET_KIND)),
     revisions: revisions.items as unknown as ControllerRevision[],
   };
 }

@@ -7,6 +7,7 @@ import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
 import { IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, JOB_UID_LABEL, type ImagePullJob } from '../types.js';
+import { byController } from '../../kube/by-controller.js';
 
 export type ImagePullJobObserved = {
   jobs: ImagePullJob[];
@@ -19,16 +20,6 @@ export type ImagePullJobObserved = {
 
 const inScope = (scope: Scope, job: ImagePullJob) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === job.metadata.name && (o.namespace ?? '') === job.metadata.namespace);
-
-function byController(pods: readonly Pod[]): Map<string, Pod[]> {
-  const out = new Map<string, Pod[]>();
-  for (const pod of pods) {
-    const owner = (pod.metadata.ownerReferences as { uid?: string; controller?: boolean; kind?: string }[] | undefined)?.find((o) => o.controller);
-    if (!owner?.uid || owner.kind !== IMAGEPULLJOB_KIND) continue;
-    out.set(owner.uid, [...(out.get(owner.uid) ?? []), pod]);
-  }
-  return out;
-}
 
 export async function observeImagePullJobs(kube: KubeReader, scope: Scope): Promise<ImagePullJobObserved> {
   const all = (await kube.list<KubeObject>(IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND)).items as unknown as ImagePullJob[];
@@ -49,5 +40,5 @@ export async function observeImagePullJobs(kube: KubeReader, scope: Scope): Prom
     }),
   ]);
   const selectedPods = new Map(selecting.map((j, i) => [j.metadata.uid ?? '', selected[i]!.items as unknown as Pod[]]));
-  return { jobs, nodes: nodeList.items as unknown as Node[], podsByJob: byController(podList.items as unknown as Pod[]), selectedPods };
+  return { jobs, nodes: nodeList.items as unknown as Node[], podsByJob: byController(podList.items as unknown as Pod[], IMAGEPULLJOB_KIND), selectedPods };
 }

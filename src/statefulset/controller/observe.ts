@@ -6,9 +6,11 @@ import type { PodUnavailableBudget } from '../../api/policy/podunavailablebudget
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { listDisruptionBudgets } from '../../workload/list-budgets.js';
+import { podListQuery, selectedPods } from '../../workload/pod-list-query.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StatefulSet } from '../types.js';
+import { byController } from '../../kube/by-controller.js';
 
 export type Pvc = KubeObject & {
   metadata: { name: string; namespace: string; uid?: string; resourceVersion?: string; labels?: Record<string, string>; deletionTimestamp?: string; ownerReferences?: OwnerRef[] };
@@ -28,16 +30,6 @@ export type StatefulSetObserved = {
 const inScope = (scope: Scope, set: StatefulSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === set.metadata.name && (o.namespace ?? '') === set.metadata.namespace);
 
-function byController(pods: Pod[]): Map<string, Pod[]> {
-  const out = new Map<string, Pod[]>();
-  for (const pod of pods) {
-    const owner = (pod.metadata.ownerReferences as OwnerRef[] | undefined)?.find((o) => o.controller);
-    if (!owner?.uid || owner.kind !== STATEFULSET_KIND || !owner.apiVersion.startsWith('apps.kruise.io/')) continue;
-    out.set(owner.uid, [...(out.get(owner.uid) ?? []), pod]);
-  }
-  return out;
-}
-
 export async function observeStatefulSets(kube: KubeReader, scope: Scope): Promise<StatefulSetObserved> {
   const all = (await kube.list<KubeObject>(STATEFULSET_API_VERSION, STATEFULSET_KIND)).items as unknown as StatefulSet[];
   const sets = all.filter((s) => inScope(scope, s) && !s.metadata.deletionTimestamp);
@@ -46,14 +38,14 @@ export async function observeStatefulSets(kube: KubeReader, scope: Scope): Promi
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
   const claims = sets.some((s) => (s.spec.volumeClaimTemplates ?? []).length > 0);
   const [pods, revisions, budgets, pvcs] = await Promise.all([
-    kube.list<KubeObject>('v1', 'Pod', { ...namespace, labelSelector: POD_NAME_LABEL }),
+    kube.list<KubeObject>('v1', 'Pod', podListQuery(sets, POD_NAME_LABEL)),
     kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
     listDisruptionBudgets(kube, namespace.namespace),
     claims ? kube.list<KubeObject>('v1', 'PersistentVolumeClaim', namespace) : undefined,
   ]);
   return {
     sets,
-    podsByOwner: byController(pods.items as unknown as Pod[]),
+    podsByOwner: selectedPods(sets, byController(pods.items as unknown as Pod[], STATEFULSET_KIND, 'apps.kruise.io')),
     pvcs: new Map(((pvcs?.items ?? []) as unknown as Pvc[]).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p])),
     revisions: revisions.items as unknown as ControllerRevision[],
     budgets,

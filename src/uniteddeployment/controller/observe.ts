@@ -10,6 +10,7 @@ import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { SUBSET_NAME_LABEL, TEMPLATE_KINDS, UD_API_VERSION, UD_KIND, templateFieldOf, type TemplateField, type UnitedDeploymentLike, type Workload } from '../types.js';
+import { byController } from '../../kube/by-controller.js';
 
 export type UnitedDeploymentObserved = {
   uds: UnitedDeploymentLike[];
@@ -21,16 +22,6 @@ export type UnitedDeploymentObserved = {
 
 const inScope = (scope: Scope, ud: UnitedDeploymentLike) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === ud.metadata.name && (o.namespace ?? '') === ud.metadata.namespace);
-
-function byController(workloads: readonly Workload[]): Map<string, Workload[]> {
-  const out = new Map<string, Workload[]>();
-  for (const w of workloads) {
-    const owner = w.metadata.ownerReferences?.find((o) => o.controller);
-    if (!owner?.uid || owner.kind !== UD_KIND) continue;
-    out.set(owner.uid, [...(out.get(owner.uid) ?? []), w]);
-  }
-  return out;
-}
 
 export async function observeUnitedDeployments(kube: KubeReader, scope: Scope): Promise<UnitedDeploymentObserved> {
   const all = (await kube.list<KubeObject>(UD_API_VERSION, UD_KIND)).items as unknown as UnitedDeploymentLike[];
@@ -49,7 +40,7 @@ export async function observeUnitedDeployments(kube: KubeReader, scope: Scope): 
   ]);
   return {
     uds,
-    workloadsByOwner: byController(workloads.flat() as unknown as Workload[]),
+    workloadsByOwner: byController(workloads.flat() as unknown as Workload[], UD_KIND),
     pods: pods.items as unknown as Pod[],
     revisions: revisions.items as unknown as ControllerRevision[],
   };
