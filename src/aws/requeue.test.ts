@@ -5,7 +5,6 @@ import {
   dedupeRequeues,
   delaySecondsFor,
   parseRequeueBody,
-  requeueDelayMs,
   requeueFor,
   scheduledRequeueFor,
   toQueuedMessage,
@@ -31,18 +30,6 @@ const objs = (...names: string[]): Scope => ({ kind: 'objects', objects: names.m
 const rq = (kind: string, scope: Scope, dueMs: number, from: string[] = [], resyncMs?: number): Requeue => ({
   body: { clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind, scope, dueAt: at(dueMs), ...(resyncMs !== undefined ? { resyncBy: at(resyncMs) } : {}) },
   from,
-});
-
-describe('requeueDelayMs', () => {
-  it.each([
-    ['the plan asks for a wake-up', report({ requeueAfterMs: 10_000 }), 10_000],
-    ['the plan asks for nothing', report(), undefined],
-    ['another invocation held the lease: retry soon', report({ acted: false }), LEASE_RETRY_MS],
-    ['lease held, even if the (empty) plan asked nothing else', report({ acted: false, requeueAfterMs: 60_000 }), LEASE_RETRY_MS],
-    ['a dry run only reports', report({ acted: false, dryRun: true }), undefined],
-  ])('%s', (_name, r, want) => {
-    expect(requeueDelayMs(r)).toBe(want);
-  });
 });
 
 describe('requeueFor', () => {

@@ -14,7 +14,7 @@
 // several wake-ups for one time (sent by several runs before it) only the one that did the work
 // goes on.
 import type { RunReport, Scope } from '../reconcile/types.js';
-import { LEASE_RETRY_MS } from '../reconcile/lease.js';
+import { requeueDelayMs } from '../reconcile/requeue-delay.js';
 
 /** SQS's cap on DelaySeconds. */
 export const MAX_DELAY_SECONDS = 900;
@@ -43,11 +43,6 @@ export interface RequeueQueue {
   send(messages: readonly QueuedMessage[]): Promise<{ index: number; error: string }[]>;
 }
 
-/** How long until the run should happen again, if at all. */
-export function requeueDelayMs(report: RunReport): number | undefined {
-  if (!report.acted && !report.dryRun) return LEASE_RETRY_MS;
-  return report.plan.requeueAfterMs;
-}
 
 export type RequeueContext = { clusterId: string; now: number; resyncBy?: number; from?: string[] };
 type Run = { apiVersion: string; kind: string; scope: Scope; report: RunReport };

@@ -7,6 +7,7 @@ import type { Reconciler, RunReport, Scope } from './types.js';
 import { WakeUps } from './wakeups.js';
 import { OwnWrites, ownWriteVerdict, versionKey } from './own-writes.js';
 import { LEASE_RETRY_MS } from './lease.js';
+import { requeueDelayMs } from './requeue-delay.js';
 
 export type RunFn = (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
 
@@ -65,11 +66,9 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
       const report = await opts.run(r, scope);
       opts.onReport?.(report, scope);
       if (report.wrote) own.add(report.wrote);
-      if (!report.acted && !report.dryRun) later(LEASE_RETRY_MS, r, scope);
-      else {
-        const { requeueAfterMs: retry, scheduledAfterMs: scheduled } = report.plan;
-        if (retry !== undefined || scheduled !== undefined) later(Math.min(retry ?? Infinity, scheduled ?? Infinity), r, scope);
-      }
+      const retry = requeueDelayMs(report);
+      const scheduled = report.acted || report.dryRun ? report.plan.scheduledAfterMs : undefined;
+      if (retry !== undefined || scheduled !== undefined) later(Math.min(retry ?? Infinity, scheduled ?? Infinity), r, scope);
     } catch (e) {
       log(`${r.kind}: run failed: ${String(e)}`);
       later(LEASE_RETRY_MS, r, scope);

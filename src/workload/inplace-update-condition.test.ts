@@ -48,6 +48,17 @@ describe('InPlaceUpdateReady=True', () => {
   it('True already: no write', () => {
     expect(inPlaceUpdateReadyWrite(pod([{ type: 'ContainersReady', status: 'False' }, { type: 'InPlaceUpdateReady', status: 'True' }]), NOW)).toBeUndefined();
   });
+
+  // Ours, not OpenKruise's: Ready in the same write, as the kubelet would derive it.
+  it('Ready recomputed: True when containers are ready and every gate is True, else left alone', () => {
+    const notReady = { type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady' };
+    const back = inPlaceUpdateReadyWrite(pod([notReady, { type: 'ContainersReady', status: 'True' }, { type: 'InPlaceUpdateReady', status: 'False' }]), NOW);
+    expect((back?.status['conditions'] as PodCondition[])[0]).toEqual({ type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: '2024-05-01T10:00:00Z' });
+    const restarting = inPlaceUpdateReadyWrite(pod([notReady, { type: 'ContainersReady', status: 'False' }, { type: 'InPlaceUpdateReady', status: 'False' }]), NOW);
+    expect((restarting?.status['conditions'] as PodCondition[])[0]).toEqual(notReady);
+    const otherGate = inPlaceUpdateReadyWrite(pod([notReady, { type: 'ContainersReady', status: 'True' }, { type: 'InPlaceUpdateReady', status: 'False' }], [GATE, { conditionType: 'KruisePodReady' }]), NOW);
+    expect((otherGate?.status['conditions'] as PodCondition[])[0]).toMatchObject({ type: 'Ready', status: 'False', reason: 'ReadinessGatesNotReady' });
+  });
 });
 
 // pkg/util/pods.go SetPodReadyCondition: messages and reason as OpenKruise writes them.

@@ -5,8 +5,11 @@
 // Pods are created with the gate, so the kubelet keeps them NotReady while the condition is not
 // True. An in-place update first sets the condition False (reason `StartInPlaceUpdate`) and, in the
 // same status write, recomputes `Ready` the way the kubelet would, so endpoints drop the pod at
-// once; once the update completes the condition goes back to True (the kubelet then makes the pod
-// Ready). Our runtime writes status with a merge patch, which replaces the whole `conditions`
+// once; once the update completes the condition goes back to True, again with `Ready` recomputed.
+// OpenKruise sets only the condition there and leaves `Ready` to the kubelet's next status sync;
+// recomputing it (True only when ContainersReady is already True and every gate is True) puts the
+// pod back in service one kubelet round trip sooner, and the kubelet stays the authority: its next
+// sync writes what its probes say, and our write carries the version it judged. Our runtime writes status with a merge patch, which replaces the whole `conditions`
 // list, so each write carries the full list and the pod's resourceVersion: OpenKruise sets True
 // only on the pod version it checked, never retrying on conflict (kruise#2274). Pure.
 import type { StatusWrite } from '../reconcile/types.js';
@@ -31,10 +34,10 @@ export function inPlaceUpdateNotReadyWrite(pod: Pod, now: Date): StatusWrite | u
   return statusWrite(pod, conditions, `in-place update of pod ${pod.metadata.name} starts: ${INPLACE_UPDATE_READY}=False takes it out of service`);
 }
 
-/** InPlaceUpdateReady=True; undefined when the pod has no gate or the condition is True already. */
+/** InPlaceUpdateReady=True with `Ready` recomputed; undefined when the pod has no gate or the condition is True already. */
 export function inPlaceUpdateReadyWrite(pod: Pod, now: Date): StatusWrite | undefined {
   if (!hasInPlaceUpdateReadinessGate(pod)) return undefined;
   if (podCondition(pod, INPLACE_UPDATE_READY)?.status === 'True') return undefined;
   const next: PodCondition = { type: INPLACE_UPDATE_READY, status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) };
-  return statusWrite(pod, setCondition(pod.status?.conditions ?? [], next), `pod ${pod.metadata.name} has no in-place update in progress: ${INPLACE_UPDATE_READY}=True`);
+  return statusWrite(pod, recomputeReady(pod, setCondition(pod.status?.conditions ?? [], next), now), `pod ${pod.metadata.name} has no in-place update in progress: ${INPLACE_UPDATE_READY}=True`);
 }

@@ -51,3 +51,14 @@ export function statusWrite(pod: Pod, conditions: PodCondition[], reason: string
   };
 }
 
+
+/**
+ * 0 (run again at once) when this run's status writes turn a pod Ready while other pods still wait
+ * for their update: the availability that frees is spent by the very next run, rather than after
+ * the loop's settle delay for its own writes or the kubelet's next report.
+ */
+export function readyAgainWakeMs(status: readonly StatusWrite[], othersWaiting: boolean): number | undefined {
+  if (!othersWaiting) return undefined;
+  const makesReady = (w: StatusWrite) => w.target.kind === 'Pod' && ((w.status['conditions'] as PodCondition[] | undefined) ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  return status.some(makesReady) ? 0 : undefined;
+}

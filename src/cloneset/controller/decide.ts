@@ -6,10 +6,12 @@
 import type { FeatureGates } from '../../reconcile/feature-gates.js';
 import { FEATURE_GATE_DEFAULTS } from '../../reconcile/feature-gates.js';
 import { formatFieldErrors } from '../../kube/field-errors.js';
+import { compileSelector, selectorMatches, type LabelSelector } from '../../kube/selectors.js';
 import type { Plan } from '../../reconcile/types.js';
 import { emptyPlan } from '../../reconcile/types.js';
 import { ignoreDisruptionBudgets, type DisruptionBudgetSource } from '../../workload/disruption.js';
 import { isActivePod, rfc3339, type Pod } from '../../workload/pods.js';
+import { readyAgainWakeMs } from '../../workload/pod-conditions.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { defaultedCloneSet } from '../defaults.js';
 import { INSTANCE_ID_LABEL, cloneSetRef, type CloneSet } from '../types.js';
@@ -39,7 +41,10 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   const revision = chooseUpdateRevision(cs, o.revisions, owned);
   const revisions = new Map<string, ControllerRevision>(o.revisions.map((r) => [r.metadata.name, r]));
   if (revision.create) revisions.set(revision.create.metadata.name, revision.create);
-  const pods = owned.filter((p) => isActivePod(p));
+  // A pod relabelled out of the selector is no longer the CloneSet's (OpenKruise releases it); its
+  // instance id stays taken (ownedIds).
+  const selector = compileSelector(cs.spec.selector as LabelSelector | undefined);
+  const pods = owned.filter((p) => isActivePod(p) && (selector.kind !== 'requirements' || selectorMatches(selector, p.metadata.labels ?? {})));
   const run: CloneSetRun = {
     cs,
     pods,
@@ -95,7 +100,8 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   const replicas = cs.spec.replicas ?? 1;
   const settled = pods.length === replicas && pods.every((p) => isUpdated(run, p) || status.expectedUpdatedReplicas !== replicas) && pods.every((p) => isAvailable(run, p));
   const wrote = run.plan.writes.length + run.plan.status.length > 0;
-  const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, wrote || !settled ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
+  const readyAgain = readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
+  const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, readyAgain, wrote || !settled ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }
 

@@ -8,6 +8,7 @@ import type { Plan } from '../../reconcile/types.js';
 import { emptyPlan } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
+import { readyAgainWakeMs } from '../../workload/pod-conditions.js';
 import { defaultedDaemonSet } from '../defaults.js';
 import { planDaemonSetRevisions } from '../revisions.js';
 import { daemonSetRef, type DaemonSet } from '../types.js';
@@ -17,7 +18,7 @@ import type { DaemonSetObserved } from './observe.js';
 import { nodeEligibility, podsByNode, type NodeEligibility } from './placement.js';
 import { refreshPods, restoreReadiness } from './refresh.js';
 import { planRollingUpdate } from './rolling.js';
-import { event, isAvailable, type DaemonSetRun } from './run.js';
+import { event, isAvailable, isUpdated, type DaemonSetRun } from './run.js';
 import { daemonSetStatus, STATUS_FIELDS } from './status.js';
 
 /**
@@ -92,7 +93,8 @@ function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node
   const pods = [...run.podsByNode].filter(([node]) => run.nodes.has(node)).flatMap(([, ps]) => ps);
   const settled = !wrote && status.currentNumberScheduled === status.desiredNumberScheduled && status.numberMisscheduled === 0 && pods.every((p) => !p.metadata.deletionTimestamp && isAvailable(run, p));
   const terminating = pods.some((p) => p.metadata.deletionTimestamp);
-  const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, settled ? undefined : WAITING_REQUEUE_MS, terminating ? TERMINATING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
+  const readyAgain = readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
+  const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, readyAgain, settled ? undefined : WAITING_REQUEUE_MS, terminating ? TERMINATING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }
 

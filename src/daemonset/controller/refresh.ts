@@ -5,16 +5,11 @@
 // start an in-place update (a run killed in between): it is made ready again only if this run
 // does not carry its update on (restoreReadiness). At most one write per pod.
 //
-// Unlike OpenKruise (which sets only the condition and lets the kubelet turn `Ready` True on its
-// next status sync), the write that sets InPlaceUpdateReady True also recomputes `Ready` as the
-// kubelet would: True only when ContainersReady is already True and every readiness gate is True.
-// The kubelet stays the authority (its next sync writes what its probes say); the pod is back in
-// service one kubelet round trip sooner, which is most of an in-place batch's time. Pure.
+// The write that sets InPlaceUpdateReady True recomputes `Ready` too (see
+// ../../workload/inplace-update-condition.ts). Pure.
 import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
 import { INPLACE_UPDATE_READY, readInPlaceUpdateState } from '../../workload/inplace-update-state.js';
-import { recomputeReady } from '../../workload/pod-conditions.js';
-import { podCondition, timeOf, type Pod, type PodCondition } from '../../workload/pods.js';
-import type { StatusWrite } from '../../reconcile/types.js';
+import { podCondition, timeOf, type Pod } from '../../workload/pods.js';
 import { REVISION_HASH_LABEL } from '../types.js';
 import { inPlaceOptions } from './rolling.js';
 import { applyInPlaceWrite, isUpdated, untouched, wakeIn, writePodStatus, type DaemonSetRun } from './run.js';
@@ -32,19 +27,13 @@ function startingInPlace(run: DaemonSetRun, pod: Pod): boolean {
   return !isUpdated(run, pod);
 }
 
-/** The ready-again write with `Ready` recomputed from its containers and readiness gates. */
-export function withReadyRecomputed(pod: Pod, write: StatusWrite, now: Date): StatusWrite {
-  const conditions = write.status['conditions'] as PodCondition[] | undefined;
-  return conditions ? { ...write, status: { ...write.status, conditions: recomputeReady(pod, conditions, now) } } : write;
-}
-
 export function refreshPods(run: DaemonSetRun): void {
   for (const pods of run.podsByNode.values()) {
     for (const pod of pods) {
       if (pod.metadata.deletionTimestamp || !untouched(run, pod)) continue;
       const action = inPlaceUpdateStep(pod, undefined, pod.metadata.labels?.[REVISION_HASH_LABEL] ?? '', run.now, 0, inPlaceOptions);
       if (action.type === 'set-ready') {
-        const write = withReadyRecomputed(pod, action.write, run.now);
+        const write = action.write;
         if (startingInPlace(run, pod)) run.deferredReady.set(pod.metadata.name, write);
         else writePodStatus(run, pod, write);
       } else if (action.type === 'wait-grace') wakeIn(run, action.until.getTime() - run.now.getTime());

@@ -23,6 +23,7 @@ import { templateOfRevision } from '../../workload/template-revision.js';
 import type { StatefulSetObserved } from './observe.js';
 import { initialState, planReplicas, ScaleBudget, type Slot } from './replicas.js';
 import { availability, event, isHealthy, isMonotonic, isUpdated, podRevision, replicasOf, scaleMaxUnavailableOf, type StsRun } from './run.js';
+import { readyAgainWakeMs } from '../../workload/pod-conditions.js';
 import { STATUS_FIELDS, statefulSetStatus } from './status.js';
 import { planRollingUpdate } from './update.js';
 
@@ -124,7 +125,8 @@ function decideOne(input: StatefulSet, owned: readonly Pod[], o: StatefulSetObse
   const live = slots.map((s) => s.pod);
   const settled = condemned.length === 0 && live.every((p) => Boolean(p.metadata.uid) && availability(run, p).available) && live.every((p) => isUpdated(run, p) || podRevision(p) === run.currentRevision);
   const wrote = run.plan.writes.length + run.plan.status.length > 0;
-  const wakes = [run.wakeMs, wrote || !settled ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
+  const readyAgain = readyAgainWakeMs(run.plan.status, live.some((p) => !isUpdated(run, p)));
+  const wakes = [run.wakeMs, readyAgain, wrote || !settled ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }
 
