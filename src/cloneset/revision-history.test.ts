@@ -55,6 +55,59 @@ describe('planCloneSetRevisions', () => {
     expect(plan.writes).toEqual([expect.objectContaining({ op: 'patch', target: expect.objectContaining({ name: r1.metadata.name }), patch: { metadata: { resourceVersion: '1' }, revision: 3 } })]);
   });
 
+  describe('the volume-claim-template hash (kruise.io/cloneset-volumeclaimtemplate-hash)', () => {
+    const VCT = 'kruise.io/cloneset-volumeclaimtemplate-hash';
+    // OpenKruise's single-pvc vector: hash 1129974074 (volume_templates_hash_test.go).
+    const claim = (request: string) => ({ metadata: { name: 'pvc-1' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: request }, limits: { storage: '2Gi' } } } });
+    const withClaim = (image: string, request: string, status: Partial<NonNullable<CloneSet['status']>> = {}) =>
+      cs(image, { volumeClaimTemplates: [claim(request)] } as Partial<CloneSet['spec']>, status);
+
+    it('a new revision carries the hash OpenKruise computes', () => {
+      const plan = planCloneSetRevisions(withClaim('v1', '1Gi'), [], []);
+      expect(plan.writes[0]).toMatchObject({ op: 'create', object: { metadata: { annotations: { [VCT]: '1129974074' } } } });
+    });
+
+    it('a revision OpenKruise wrote (same name, data and hash) is reused with no write', () => {
+      const r1 = stored(withClaim('v1', '1Gi'), 1);
+      expect(r1.metadata.annotations?.[VCT]).toBe('1129974074');
+      const plan = planCloneSetRevisions(withClaim('v1', '1Gi', { currentRevision: r1.metadata.name }), [r1], []);
+      expect(plan.writes).toEqual([]);
+      expect(plan.update).toBe(r1);
+    });
+
+    it('a change of the templates alone makes no new revision and rewrites none', () => {
+      const r1 = stored(withClaim('v1', '1Gi'), 1);
+      const plan = planCloneSetRevisions(withClaim('v1', '5Gi', { currentRevision: r1.metadata.name }), [r1], []);
+      expect(plan.writes).toEqual([]);
+      expect(plan.update.metadata.annotations?.[VCT]).toBe('1129974074');
+    });
+
+    it('a rollback to a revision with another hash rewrites it with the renumbering', () => {
+      const r1 = stored(withClaim('v1', '1Gi'), 1);
+      const r2 = stored(withClaim('v2', '1Gi'), 2);
+      const now = withClaim('v1', '5Gi', { currentRevision: r2.metadata.name });
+      const plan = planCloneSetRevisions(now, [r2, r1], []);
+      const hash = newCloneSetRevision(now, 0, 3).metadata.annotations?.[VCT];
+      expect(hash).toMatch(/^\d+$/);
+      expect(hash).not.toBe('1129974074');
+      expect(plan.writes).toEqual([
+        expect.objectContaining({ op: 'patch', target: expect.objectContaining({ name: r1.metadata.name }), patch: { metadata: { resourceVersion: '1', annotations: { [VCT]: hash } }, revision: 3 } }),
+      ]);
+      expect(plan.update.metadata.annotations?.[VCT]).toBe(hash);
+      expect(plan.update.revision).toBe(3);
+    });
+
+    it('a rollback to a revision without the annotation gives it one; an equal hash is left alone', () => {
+      const r1 = stored(withClaim('v1', '1Gi'), 1);
+      delete r1.metadata.annotations![VCT];
+      const r2 = stored(withClaim('v2', '1Gi'), 2);
+      const missing = planCloneSetRevisions(withClaim('v1', '1Gi'), [r2, r1], []);
+      expect(missing.writes[0]).toMatchObject({ patch: { metadata: { annotations: { [VCT]: '1129974074' } }, revision: 3 } });
+      const same = planCloneSetRevisions(withClaim('v1', '1Gi'), [r2, stored(withClaim('v1', '1Gi'), 1)], []);
+      expect(same.writes).toEqual([expect.objectContaining({ patch: { metadata: { resourceVersion: '1' }, revision: 3 } })]);
+    });
+  });
+
   it('a name taken by different data raises collisionCount and renames; the hash label keeps the first hash', () => {
     const mine = newCloneSetRevision(cs('v1'), 0, 1);
     // Another object's revision under our name (e.g. not matching our selector), with other data.

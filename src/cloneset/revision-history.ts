@@ -2,16 +2,14 @@
 // (getActiveRevisions and truncateHistory in pkg/controller/cloneset/cloneset_controller.go, with
 // k8s.io/kubernetes/pkg/controller/history): which revision the current template is stored in
 // (the newest; an older one renumbered to the front on a rollback; else a new one, named past any
-// collision), which one pods count as current, and which old revisions go. Pure, Web APIs only.
-//
-// Not reproduced: OpenKruise also copies the volume-claim-template hash annotation onto a
-// renumbered revision when it differs (see revisions.ts on that annotation).
+// collision), which one pods count as current, and which old revisions go; a renumbered revision
+// whose volume-claim-template hash is missing or differs takes the current one. Pure, Web APIs only.
 import type { Write } from '../reconcile/types.js';
 import type { CloneSet } from '../api/apps/cloneset.js';
 import type { Pod } from '../workload/pods.js';
 import type { ControllerRevision } from '../workload/revisions.js';
 import { ownedRevisions, planRevisionHistory } from '../workload/revision-history.js';
-import { cloneSetRevisionData, newCloneSetRevision } from './revisions.js';
+import { cloneSetRevisionData, cloneSetVCTHash, newCloneSetRevision, VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION } from './revisions.js';
 export { DEFAULT_REVISION_HISTORY_LIMIT } from '../workload/revision-history.js';
 
 /**
@@ -55,6 +53,10 @@ export function planCloneSetRevisions(cs: CloneSet, revisions: readonly Controll
     dataJson: cloneSetRevisionData(cs),
     newRevision: (collisionCount, revision) => newCloneSetRevision(cs, collisionCount, revision),
     pods,
+    renumberAnnotations: (rev) => {
+      const hash = cloneSetVCTHash(cs);
+      return rev.metadata.annotations?.[VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION] === hash ? undefined : { [VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION]: hash };
+    },
   });
   return { currentRevision: plan.currentRevision, updateRevision: plan.updateRevision, collisionCount: plan.collisionCount, update: plan.update, writes: plan.writes };
 }

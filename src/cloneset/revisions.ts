@@ -1,12 +1,18 @@
 // A CloneSet's ControllerRevision: the shared template revision (../workload/template-revision.ts,
 // as pkg/controller/cloneset/revision writes it), whose annotations add
-// `kruise.io/cloneset-volumeclaimtemplate-hash` ("" without volumeClaimTemplates). Pure.
+// `kruise.io/cloneset-volumeclaimtemplate-hash` (vct-hash.ts; "" without volumeClaimTemplates). Pure.
 import type { CloneSet } from '../api/apps/cloneset.js';
 import { CLONESET_API_VERSION, CLONESET_KIND } from './types.js';
 import { controllerRevisionName, hashControllerRevision, type ControllerRevision } from '../workload/revisions.js';
 import { newTemplateRevision, templateRevisionData } from '../workload/template-revision.js';
+import { VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION, volumeClaimTemplatesAnnotation, type ClaimTemplate } from './vct-hash.js';
 
-export const VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION = 'kruise.io/cloneset-volumeclaimtemplate-hash';
+export { VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION };
+
+/** The annotation a revision of the CloneSet's current volumeClaimTemplates carries. */
+export function cloneSetVCTHash(cs: CloneSet): string {
+  return volumeClaimTemplatesAnnotation(cs.spec?.volumeClaimTemplates as ClaimTemplate[] | undefined);
+}
 
 /** The exact `data` bytes of the CloneSet's revision (what is hashed and compared). */
 export function cloneSetRevisionData(cs: CloneSet): string {
@@ -25,9 +31,7 @@ export function cloneSetRevisionName(cs: CloneSet, collisionCount: number, dataJ
  * serialising it writes the same bytes — see the README for the one exception).
  */
 export function newCloneSetRevision(cs: CloneSet, collisionCount: number, revision: number): ControllerRevision {
-  // OpenKruise hashes non-empty templates with Go's spew printer, not reproduced here: left unset,
-  // which OpenKruise reads as "unknown" (no PVC-driven recreation decided on it).
-  const vct: Record<string, string> = cs.spec?.volumeClaimTemplates?.length ? {} : { [VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION]: '' };
+  const vct = { [VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION]: cloneSetVCTHash(cs) };
   return newTemplateRevision(
     {
       apiVersion: cs.apiVersion ?? CLONESET_API_VERSION,

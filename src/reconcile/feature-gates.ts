@@ -18,6 +18,8 @@ export const FEATURE_GATE_DEFAULTS = {
   PodIndexLabel: true,
   /** A CloneSet updating in place pre-pulls the new images through ImagePullJobs. */
   PreDownloadImageForInPlaceUpdate: false,
+  /** A CloneSet recreates pods whose revision's volume-claim-template hash differs from the update revision's. */
+  RecreatePodWhenChangeVCTInCloneSetGate: false,
 } as const;
 
 export type FeatureGate = keyof typeof FEATURE_GATE_DEFAULTS;

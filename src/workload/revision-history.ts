@@ -41,6 +41,8 @@ export type RevisionHistoryInput = {
   newRevision: (collisionCount: number, revision: number) => ControllerRevision;
   /** The owner's pods: a revision a pod's `controller-revision-hash` names stays. */
   pods: readonly Pod[];
+  /** Annotations an older equal revision must be given when it is renumbered (none when it has them). */
+  renumberAnnotations?: (revision: ControllerRevision) => Record<string, string> | undefined;
 };
 
 export type RevisionHistoryPlan = {
@@ -90,12 +92,14 @@ export function planRevisionHistory(input: RevisionHistoryInput): RevisionHistor
   if (decision.kind === 'current') {
     update = decision.revision;
   } else if (decision.kind === 'renumber') {
-    update = { ...decision.revision, revision: decision.to };
+    const annotations = input.renumberAnnotations?.(decision.revision);
+    const metadata = annotations ? { ...decision.revision.metadata, annotations: { ...(decision.revision.metadata.annotations ?? {}), ...annotations } } : decision.revision.metadata;
+    update = { ...decision.revision, metadata, revision: decision.to };
     writes.push({
       op: 'patch',
       target: refTo(decision.revision),
       patchType: 'merge',
-      patch: { metadata: { resourceVersion: decision.revision.metadata.resourceVersion }, revision: decision.to },
+      patch: { metadata: { resourceVersion: decision.revision.metadata.resourceVersion, ...(annotations ? { annotations } : {}) }, revision: decision.to },
       reason: `${owner.kind} ${owner.name} went back to the template of revision ${decision.revision.revision}; it becomes revision ${decision.to}`,
     });
   } else {

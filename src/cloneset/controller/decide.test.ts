@@ -6,6 +6,7 @@ import type { CloneSet } from '../types.js';
 import { decideCloneSets } from './decide.js';
 import { newInstanceIds } from './instance-id.js';
 import { chooseUpdateRevision } from './revision-choice.js';
+import { FEATURE_GATE_DEFAULTS } from '../../reconcile/feature-gates.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const cloneSet = (spec: Partial<CloneSet['spec']> = {}, status?: CloneSet['status']): CloneSet => ({
@@ -222,5 +223,40 @@ describe('in-place updates in as few writes and runs as possible', () => {
     expect(done.then).toBeUndefined();
     // web-aaaaa is still unavailable as observed: one more pod fits in maxUnavailable 2.
     expect(plan.status.filter((s) => s.then).map((s) => s.target.name)).toEqual(['web-bbbbb']);
+  });
+
+  describe('RecreatePodWhenChangeVCTInCloneSetGate', () => {
+    const claim = (request: string) => [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: request } } } }];
+    const withImage = (image: string, request: string, type: 'InPlaceIfPossible' | 'InPlaceOnly', status?: CloneSet['status']) =>
+      cloneSet({ volumeClaimTemplates: claim(request), updateStrategy: { type, maxUnavailable: 3 }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image }] } } } as Partial<CloneSet['spec']>, status);
+    /** Pods of revision 1 (1Gi), the CloneSet moved to nginx:2 with `request`; what each pod gets. */
+    const updateOf = (request: string, gate: boolean, type: 'InPlaceIfPossible' | 'InPlaceOnly' = 'InPlaceIfPossible') => {
+      const v1 = withImage('nginx:1', '1Gi', type);
+      const r1 = { ...chooseUpdateRevision(v1, []).create!, metadata: { ...chooseUpdateRevision(v1, []).create!.metadata, uid: 'r1', resourceVersion: '1' } };
+      const v2 = withImage('nginx:2', request, type, { currentRevision: r1.metadata.name } as CloneSet['status']);
+      const pods = ['aaaaa', 'bbbbb', 'ccccc'].map((id) => pod(v1, id, r1.metadata.name));
+      const pvcs = ['aaaaa', 'bbbbb', 'ccccc'].map((id) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: `data-web-${id}`, namespace: 'ns', labels: { 'apps.kruise.io/cloneset-instance-id': id } } }));
+      const o = { ...observed(v2, pods, [r1]), pvcsByOwner: new Map([[v2.metadata.uid!, pvcs]]) };
+      const plan = decideCloneSets(o, NOW, { gates: { ...FEATURE_GATE_DEFAULTS, RecreatePodWhenChangeVCTInCloneSetGate: gate } });
+      return plan.writes.flatMap((w) => {
+        if (w.op !== 'update') return [];
+        const next = w.object as unknown as Pod;
+        if (next.metadata.labels?.['apps.kruise.io/specified-delete'] === 'true') return ['recreate'];
+        return next.spec.containers[0]!.image === 'nginx:2' ? ['in-place'] : ['other'];
+      });
+    };
+
+    it('off (the default): an image change with a new claim size updates in place', () => {
+      expect(updateOf('5Gi', false)).toEqual(['in-place', 'in-place', 'in-place']);
+    });
+
+    it('on: the same change recreates the pods; the same claims still update in place', () => {
+      expect(updateOf('5Gi', true)).toEqual(['recreate', 'recreate', 'recreate']);
+      expect(updateOf('1Gi', true)).toEqual(['in-place', 'in-place', 'in-place']);
+    });
+
+    it('on, with InPlaceOnly: the hash is ignored (IgnoreVolumeClaimTemplatesHashDiff)', () => {
+      expect(updateOf('5Gi', true, 'InPlaceOnly')).toEqual(['in-place', 'in-place', 'in-place']);
+    });
   });
 });

@@ -40,7 +40,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   const errs = validateCloneSet(input);
   const revision = chooseUpdateRevision(cs, o.revisions, owned);
   const revisions = new Map<string, ControllerRevision>(o.revisions.map((r) => [r.metadata.name, r]));
-  if (revision.create) revisions.set(revision.create.metadata.name, revision.create);
+  revisions.set(revision.update.metadata.name, revision.update);
   // A pod relabelled out of the selector is no longer the CloneSet's (OpenKruise releases it); its
   // instance id stays taken (ownedIds).
   const selector = compileSelector(cs.spec.selector as LabelSelector | undefined);

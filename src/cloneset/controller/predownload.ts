@@ -12,7 +12,7 @@ import { inPlaceUpdateSpec, type PodTemplate } from '../../workload/inplace-upda
 import { CONTROLLER_REVISION_HASH_LABEL, type ControllerRevision } from '../../workload/revisions.js';
 import { templateOfRevision } from '../../workload/template-revision.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, REVISION_HASH_LABEL } from '../types.js';
-import { eventNote, type CloneSetRun } from './run.js';
+import { eventNote, vctForbidsInPlace, type CloneSetRun } from './run.js';
 import { controllerReference } from '../../kube/owner-reference.js';
 
 export const PARALLELISM_ANNOTATION = 'apps.kruise.io/image-predownload-parallelism';
@@ -48,7 +48,7 @@ function changedImages(from: PodTemplate, to: PodTemplate): [string, string][] {
 }
 
 /** Why pre-download does not apply to this update, or undefined. */
-function ignoredBecause(run: CloneSetRun, from: PodTemplate | undefined, to: PodTemplate | undefined): string | undefined {
+function ignoredBecause(run: CloneSetRun, current: ControllerRevision, update: ControllerRevision, from: PodTemplate | undefined, to: PodTemplate | undefined): string | undefined {
   const { cs } = run;
   const strategy = cs.spec.updateStrategy ?? {};
   const replicas = cs.spec.replicas ?? 1;
@@ -57,7 +57,7 @@ function ignoredBecause(run: CloneSetRun, from: PodTemplate | undefined, to: Pod
   const partition = Math.min(scaled(strategy.partition, replicas, true, 0), replicas);
   const maxUnavailable = scaled(strategy.maxUnavailable ?? '20%', replicas, false, 0);
   if (partition === 0 && maxUnavailable >= replicas) return 'updates every pod in one batch';
-  if (!from || !to || inPlaceUpdateSpec(from, to).kind !== 'in-place') return 'cannot be updated in place';
+  if (!from || !to || vctForbidsInPlace(run, current, update) || inPlaceUpdateSpec(from, to).kind !== 'in-place') return 'cannot be updated in place';
   return undefined;
 }
 
@@ -65,7 +65,7 @@ function createJobs(run: CloneSetRun, current: ControllerRevision, update: Contr
   const { cs } = run;
   const from = templateOfRevision(current) as PodTemplate | undefined;
   const to = templateOfRevision(update) as PodTemplate | undefined;
-  const ignored = ignoredBecause(run, from, to);
+  const ignored = ignoredBecause(run, current, update, from, to);
   if (ignored) return labelRevision(run, update, IGNORED_LABEL, `${ignored}: no image pre-download`);
   const template = (cs.spec.template ?? {}) as { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: { imagePullSecrets?: { name?: string }[] } };
   const hash = update.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] ?? '';

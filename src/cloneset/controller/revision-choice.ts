@@ -21,6 +21,8 @@ export type RevisionChoice = {
   writes: Write[];
   /** The revision created, when there is one. */
   create?: ControllerRevision;
+  /** The update revision as it is after `writes` (renumbered, re-annotated, or created). */
+  update: ControllerRevision;
 };
 
 export function chooseUpdateRevision(cs: CloneSet, revisions: readonly ControllerRevision[], pods: readonly Pod[] = []): RevisionChoice {
@@ -32,6 +34,7 @@ export function chooseUpdateRevision(cs: CloneSet, revisions: readonly Controlle
     collisionCount: plan.collisionCount,
     currentRevision: plan.currentRevision,
     writes: plan.writes,
+    update: plan.update,
     ...(created?.op === 'create' ? { create: created.object as unknown as ControllerRevision } : {}),
   };
 }

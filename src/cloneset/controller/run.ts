@@ -14,6 +14,7 @@ import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { SPECIFIED_DELETE_LABEL, cloneSetRef, shortHash, type CloneSet } from '../types.js';
 import { isCloneSetPodAvailable } from './availability.js';
+import { vctAllowsInPlace } from '../vct-hash.js';
 import type { Pvc } from './observe.js';
 
 export type CloneSetRun = {
@@ -61,6 +62,16 @@ export const isSpecifiedDelete = (cs: CloneSet, pod: Pod): boolean =>
 export const isAvailable = (run: CloneSetRun, pod: Pod): boolean => isCloneSetPodAvailable(pod, run.cs.spec.minReadySeconds ?? 0, run.now.getTime());
 /** isPodReady in OpenKruise's scaling: available with minReadySeconds 0. */
 export const isReady = (run: CloneSetRun, pod: Pod): boolean => isCloneSetPodAvailable(pod, 0, run.now.getTime());
+
+/**
+ * With RecreatePodWhenChangeVCTInCloneSetGate, a change of volume-claim-template hash between the
+ * revisions rules out an in-place update, unless the strategy is InPlaceOnly (GetUpdateOptions'
+ * IgnoreVolumeClaimTemplatesHashDiff).
+ */
+export function vctForbidsInPlace(run: CloneSetRun, from: ControllerRevision | undefined, to: ControllerRevision | undefined): boolean {
+  if (!run.gates.RecreatePodWhenChangeVCTInCloneSetGate || run.cs.spec.updateStrategy?.type === 'InPlaceOnly') return false;
+  return !vctAllowsInPlace(from, to);
+}
 
 export function wakeIn(run: CloneSetRun, ms: number): void {
   run.wakeMs = Math.min(run.wakeMs ?? Infinity, Math.max(ms, 0));

@@ -19,7 +19,7 @@ import { activePodsLess, byLess, expandScatterTerms, scatter, sortByPriority } f
 import type { Pod } from '../../workload/pods.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, SPECIFIED_DELETE_LABEL, shortHash } from '../types.js';
 import { diffsOf } from './scale.js';
-import { event, inPlaceWriter, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { event, inPlaceWriter, isAtRevision, isAvailable, lifecycleOf, revisionLabel, untouched, updatePod, vctForbidsInPlace, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { templateOfRevision } from '../../workload/template-revision.js';
 
 /** A PUB refused an in-place update: look again soon. */
@@ -78,9 +78,12 @@ function updateOne(run: CloneSetRun, pod: Pod, target: string): 'in-place' | und
   const { cs } = run;
   const type = cs.spec.updateStrategy?.type ?? 'ReCreate';
   const lifecycle = lifecycleOf(run);
-  const from = templateOfRevision([...run.revisions.values()].find((r) => isAtRevision(pod, r.metadata.name)));
-  const to = templateOfRevision(run.revisions.get(target));
-  const spec = type !== 'ReCreate' && from && to ? inPlaceUpdateSpec(from as PodTemplate, to as PodTemplate) : undefined;
+  const fromRevision = [...run.revisions.values()].find((r) => isAtRevision(pod, r.metadata.name));
+  const toRevision = run.revisions.get(target);
+  const from = templateOfRevision(fromRevision);
+  const to = templateOfRevision(toRevision);
+  const inPlace = type !== 'ReCreate' && from && to && !vctForbidsInPlace(run, fromRevision, toRevision);
+  const spec = inPlace ? inPlaceUpdateSpec(from as PodTemplate, to as PodTemplate) : undefined;
   if (spec?.kind === 'in-place') {
     const gate = inPlaceHookGate(pod, lifecycle?.inPlaceUpdate, run.now, { rearmWithoutHook: false });
     switch (gate.type) {
