@@ -28,6 +28,34 @@ describe('volumeClaimTemplatesHash: OpenKruise vectors', () => {
   });
 });
 
+// Computed by Go from scripts/vct-hash-go-vectors.json with scripts/vct-hash-go-vectors.ts (the
+// k8s.io/api v0.32.10 structs, encoding/json, go-spew, hash/fnv; it reproduces the vectors above).
+describe('volumeClaimTemplatesHash: Go-computed vectors', () => {
+  const c = (name: string, accessModes: string[], requests: Record<string, string>, extra: Record<string, unknown> = {}, limits?: Record<string, string>): ClaimTemplate => ({
+    metadata: { name },
+    spec: { accessModes, resources: { ...(limits ? { limits } : {}), requests }, ...extra },
+  });
+
+  it('seed 001’s template as the webhook stores it (volumeMode Filesystem): 3510603703', () => {
+    expect(volumeClaimTemplatesHash([c('data-vol', ['ReadWriteOnce'], { storage: '20Gi' }, { volumeMode: 'Filesystem' })])).toBe('3510603703');
+  });
+
+  it('1Gi and 2Gi claims named data: 765486926, 1653299716', () => {
+    expect(volumeClaimTemplatesHash([c('data', ['ReadWriteOnce'], { storage: '1Gi' }, { volumeMode: 'Filesystem' })])).toBe('765486926');
+    expect(volumeClaimTemplatesHash([c('data', ['ReadWriteOnce'], { storage: '2Gi' }, { volumeMode: 'Filesystem' })])).toBe('1653299716');
+  });
+
+  it('three templates out of order, with limits, a storage class, Block and a milli quantity: 1219153631, however the quantities are written', () => {
+    const templates = (q: { zeta: string; alphaReq: string; alphaLim: string; mid: string }) => [
+      c('zeta', ['ReadWriteOnce'], { storage: q.zeta }, { volumeMode: 'Filesystem' }),
+      c('alpha', ['ReadWriteOnce', 'ReadOnlyMany'], { storage: q.alphaReq }, { volumeMode: 'Block', storageClassName: 'fast' }, { storage: q.alphaLim }),
+      c('mid', ['ReadWriteOnce'], { storage: q.mid }),
+    ];
+    expect(volumeClaimTemplatesHash(templates({ zeta: '1Gi', alphaReq: '500Mi', alphaLim: '1Gi', mid: '1500m' }))).toBe('1219153631');
+    expect(volumeClaimTemplatesHash(templates({ zeta: '1024Mi', alphaReq: '512000Ki', alphaLim: '1024Mi', mid: '1.5' }))).toBe('1219153631');
+  });
+});
+
 describe('volumeClaimTemplatesHash: what Go would read', () => {
   it('quantities count in canonical form, however they are written', () => {
     expect(volumeClaimTemplatesHash([claim('pvc-1', '1024Mi', '2048Mi')])).toBe('1129974074');

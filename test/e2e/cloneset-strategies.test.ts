@@ -1,7 +1,8 @@
 // CloneSet strategies end to end on a real API server, driven by the Node loop (watches) and the
 // fake kubelet, as the seeds describe them: seed 001's maxSurge + maxUnavailable + partition
 // walk-through, seed 003's three specified-delete cases and partition rollback, lifecycle hooks,
-// PVCs from volumeClaimTemplates, the scale-down order and the scale subresource. Each test
+// PVCs from volumeClaimTemplates (and their revision hash, RecreatePodWhenChangeVCTInCloneSetGate),
+// the scale-down order and the scale subresource. Each test
 // samples the pods while the controller works, so a transient state that breaks a rule fails it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +18,16 @@ import { REPO_ROOT } from '../cluster/control-plane.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 import { expectSeed001AtPartition3 } from './support/seed001.js';
 import { eventually } from './support/kube.js';
+import { deleteProvisionedVolumes, startProvisioner } from './support/provisioner.js';
 
 let env: EdgeEnv;
 beforeAll(async () => {
   env = await startEdgeEnv('css', [cloneSetFeature]);
 });
-afterAll(async () => env?.dispose());
+afterAll(async () => {
+  if (env) await deleteProvisionedVolumes(env.kube);
+  await env?.dispose();
+});
 
 type Pod = KubeObject & {
   metadata: { name: string; uid: string; labels: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string };
@@ -46,6 +51,13 @@ const podsOf = async (name: string): Promise<Pod[]> =>
   ((await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns, labelSelector: 'apps.kruise.io/cloneset-instance-id' })).items).filter((p) => p.metadata.name.startsWith(`${name}-`) && /^[a-z0-9]{5}$/.test(p.metadata.name.slice(name.length + 1)));
 const live = (pods: Pod[]) => pods.filter((p) => !p.metadata.deletionTimestamp);
 const cloneSet = (name: string) => env.kube.get<CloneSetObj>('apps.kruise.io/v1alpha1', 'CloneSet', name, env.ns);
+const VCT_HASH = 'kruise.io/cloneset-volumeclaimtemplate-hash';
+type Revision = KubeObject & { metadata: { name: string; resourceVersion: string; annotations?: Record<string, string> } };
+/** The CloneSet's update revision, once its status names it. */
+const revisionOf = async (name: string): Promise<Revision> => {
+  const rev = await eventually(`${name}: updateRevision`, async () => (await cloneSet(name)).status?.updateRevision, 20_000, 50);
+  return env.kube.get<Revision>('apps/v1', 'ControllerRevision', rev, env.ns);
+};
 
 /** Runs the CloneSet controller through the Node loop (watch-driven) while `body` runs. */
 async function withController<T>(body: () => Promise<T>, gates: Partial<FeatureGates> = {}): Promise<T> {
@@ -269,6 +281,9 @@ describe('volumeClaimTemplates (seed 001)', () => {
       // No provisioner here: the claims stay Pending and the pods unscheduled, which is all this needs.
       const obj = await env.kube.create({ ...base, spec: { ...base.spec, replicas: 2, selector: { matchLabels: labels }, template: { ...(base.spec.template as object), metadata: { labels } } } });
       const pods = await podsWith('data', 2);
+      // Its revision carries the hash OpenKruise computes for this template as its webhook
+      // stores it (volumeMode Filesystem added): computed by Go (scripts/vct-hash-go-vectors.ts).
+      expect((await revisionOf('data')).metadata.annotations?.[VCT_HASH]).toBe('3510603703');
       const pvcs = async () => (await env.kube.list<KubeObject & { metadata: { name: string; labels: Record<string, string>; ownerReferences?: { kind: string; name: string }[]; deletionTimestamp?: string } }>('v1', 'PersistentVolumeClaim', { namespace: env.ns, labelSelector: 'app=data' })).items.filter((c) => !c.metadata.deletionTimestamp);
       const claims = await pvcs();
       expect(claims.map((c) => c.metadata.name).sort()).toEqual(pods.map((p) => `data-vol-data-${p.metadata.labels['apps.kruise.io/cloneset-instance-id']}`).sort());
@@ -286,6 +301,86 @@ describe('volumeClaimTemplates (seed 001)', () => {
       await env.kube.patch(obj, { spec: { replicas: 1 } });
       await eventually('one pod, one PVC', async () => ((await pvcs()).length === 1 && live(await podsOf('data')).length === 1 ? true : undefined), 20_000, 50);
     });
+  });
+});
+
+describe('the volume-claim-template hash (kruise.io/cloneset-volumeclaimtemplate-hash)', () => {
+  type Claim = KubeObject & { metadata: { name: string; labels: Record<string, string>; deletionTimestamp?: string }; spec: { resources: { requests: { storage: string } } } };
+  const claimsOf = async (name: string) =>
+    (await env.kube.list<Claim>('v1', 'PersistentVolumeClaim', { namespace: env.ns, labelSelector: `app=${name}` })).items.filter((c) => !c.metadata.deletionTimestamp);
+  const claim = (storage: string) => [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } }];
+  // Computed by Go for `data`, ReadWriteOnce, volumeMode Filesystem (scripts/vct-hash-go-vectors.ts).
+  const HASH_1GI = '765486926';
+  const HASH_2GI = '1653299716';
+
+  /** 2 running pods of app:1 with 1Gi claims, then image app:2 and 2Gi claims in one edit. */
+  async function imageAndClaimChange(name: string): Promise<{ before: Pod[]; after: Pod[] }> {
+    const provisioner = startProvisioner(env.kube, env.ns);
+    try {
+      const obj = await createBasic(name, 2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 }, volumeClaimTemplates: claim('1Gi') });
+      const before = await readyWith(name, 2);
+      const first = await revisionOf(name);
+      expect(first.metadata.annotations?.[VCT_HASH]).toBe(HASH_1GI);
+      await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } }, volumeClaimTemplates: claim('2Gi') } });
+      const after = await readyWith(name, 2, (pods) => pods.every((p) => image(p) === 'app:2'));
+      const second = await eventually('the new revision', async () => {
+        const r = await revisionOf(name);
+        return r.metadata.name !== first.metadata.name ? r : undefined;
+      }, 20_000, 50);
+      expect(second.metadata.annotations?.[VCT_HASH]).toBe(HASH_2GI);
+      return { before, after };
+    } finally {
+      await provisioner.stop();
+    }
+  }
+
+  it('with RecreatePodWhenChangeVCTInCloneSetGate, an image change that comes with new claims recreates the pods, with new claims', async () => {
+    await withController(async () => {
+      const { before, after } = await imageAndClaimChange('vctgate');
+      for (const p of after) expect(before.map((b) => b.metadata.uid)).not.toContain(p.metadata.uid);
+      const ids = after.map((p) => `data-vctgate-${p.metadata.labels['apps.kruise.io/cloneset-instance-id']}`);
+      const claims = await eventually('the new pods’ claims', async () => {
+        const now = (await claimsOf('vctgate')).filter((c) => ids.includes(c.metadata.name));
+        return now.length === 2 ? now : undefined;
+      }, 20_000, 50);
+      expect(claims.map((c) => c.spec.resources.requests.storage)).toEqual(['2Gi', '2Gi']);
+    }, { RecreatePodWhenChangeVCTInCloneSetGate: true });
+  });
+
+  it('without the gate (OpenKruise’s default), the same change updates the pods in place and keeps their claims', async () => {
+    await withController(async () => {
+      const { before, after } = await imageAndClaimChange('vctnogate');
+      expect(new Set(after.map((p) => p.metadata.uid))).toEqual(new Set(before.map((p) => p.metadata.uid)));
+      expect((await claimsOf('vctnogate')).map((c) => c.spec.resources.requests.storage)).toEqual(['1Gi', '1Gi']);
+    });
+  });
+
+  it('a revision already written (by OpenKruise, or before the annotation existed) is taken over as is: no write to it, no pod rolled', async () => {
+    const name = 'vcttake';
+    const obj = await withController(async () => {
+      const created = await createBasic(name, 1, { updateStrategy: { type: 'InPlaceIfPossible' }, volumeClaimTemplates: claim('1Gi') });
+      await podsWith(name, 1);
+      await revisionOf(name);
+      return created;
+    });
+    // As OpenKruise wrote it: same name, data and hash. Then as a writer without the annotation left it.
+    for (const strip of [false, true]) {
+      let rev = await revisionOf(name);
+      expect(rev.metadata.annotations?.[VCT_HASH]).toBe(HASH_1GI);
+      if (strip) rev = await env.kube.patch(rev, { metadata: { annotations: { [VCT_HASH]: null } } });
+      const pods = await podsOf(name);
+      const replicas = pods.length + 1;
+      await withController(async () => {
+        await env.kube.patch(obj, { spec: { replicas } });
+        const now = await podsWith(name, replicas);
+        for (const p of pods) expect(now.map((q) => q.metadata.uid)).toContain(p.metadata.uid);
+      });
+      const after = await revisionOf(name);
+      expect(after.metadata.name).toBe(rev.metadata.name);
+      expect(after.metadata.resourceVersion).toBe(rev.metadata.resourceVersion);
+      // OpenKruise too leaves the annotations of the newest revision alone.
+      if (strip) expect(after.metadata.annotations?.[VCT_HASH]).toBeUndefined();
+    }
   });
 });
 
