@@ -187,7 +187,8 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
 
   await resync();
   const every = setInterval(() => void resync(), opts.resyncEveryMs);
-  await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+  // Aborted during the first resync: the abort event has fired already and will not again.
+  if (!opts.signal.aborted) await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
   clearInterval(every);
   if (timer) clearTimeout(timer);
   await Promise.allSettled(watches);

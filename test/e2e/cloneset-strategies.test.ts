@@ -313,8 +313,19 @@ describe('the volume-claim-template hash (kruise.io/cloneset-volumeclaimtemplate
   const HASH_1GI = '765486926';
   const HASH_2GI = '1653299716';
 
-  /** 2 running pods of app:1 with 1Gi claims, then image app:2 and 2Gi claims in one edit. */
-  async function imageAndClaimChange(name: string): Promise<{ before: Pod[]; after: Pod[] }> {
+  const observed = (name: string) =>
+    eventually(`${name}: observed`, async () => {
+      const cs = (await cloneSet(name)) as CloneSetObj & { metadata: { generation?: number }; status?: { observedGeneration?: number } };
+      return cs.status?.observedGeneration === cs.metadata.generation ? cs : undefined;
+    }, 20_000, 50);
+  const newRevision = (name: string, than: string) =>
+    eventually(`${name}: a revision other than ${than}`, async () => {
+      const r = await revisionOf(name);
+      return r.metadata.name !== than ? r : undefined;
+    }, 20_000, 50);
+
+  /** 2 running pods of app:1 with 1Gi claims, then image app:2 and 2Gi claims in one edit; `more` goes on from there. */
+  async function imageAndClaimChange(name: string, more: (obj: KubeObject, after: Pod[]) => Promise<void> = async () => undefined): Promise<{ before: Pod[]; after: Pod[] }> {
     const provisioner = startProvisioner(env.kube, env.ns);
     try {
       const obj = await createBasic(name, 2, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 }, volumeClaimTemplates: claim('1Gi') });
@@ -323,27 +334,35 @@ describe('the volume-claim-template hash (kruise.io/cloneset-volumeclaimtemplate
       expect(first.metadata.annotations?.[VCT_HASH]).toBe(HASH_1GI);
       await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } }, volumeClaimTemplates: claim('2Gi') } });
       const after = await readyWith(name, 2, (pods) => pods.every((p) => image(p) === 'app:2'));
-      const second = await eventually('the new revision', async () => {
-        const r = await revisionOf(name);
-        return r.metadata.name !== first.metadata.name ? r : undefined;
-      }, 20_000, 50);
-      expect(second.metadata.annotations?.[VCT_HASH]).toBe(HASH_2GI);
+      expect((await newRevision(name, first.metadata.name)).metadata.annotations?.[VCT_HASH]).toBe(HASH_2GI);
+      await more(obj, after);
       return { before, after };
     } finally {
       await provisioner.stop();
     }
   }
 
-  it('with RecreatePodWhenChangeVCTInCloneSetGate, an image change that comes with new claims recreates the pods, with new claims', async () => {
+  it('with RecreatePodWhenChangeVCTInCloneSetGate, an image change that comes with new claims recreates the pods, with new claims; claims alone change nothing until the next image', async () => {
     await withController(async () => {
-      const { before, after } = await imageAndClaimChange('vctgate');
+      const { before, after } = await imageAndClaimChange('vctgate', async (obj, after) => {
+        const ids = after.map((p) => `data-vctgate-${p.metadata.labels['apps.kruise.io/cloneset-instance-id']}`);
+        const claims = await eventually('the new pods’ claims', async () => {
+          const now = (await claimsOf('vctgate')).filter((c) => ids.includes(c.metadata.name));
+          return now.length === 2 ? now : undefined;
+        }, 20_000, 50);
+        expect(claims.map((c) => c.spec.resources.requests.storage)).toEqual(['2Gi', '2Gi']);
+        // Claims alone: no new revision (the template is the same), so no pod is touched.
+        const revision = (await revisionOf('vctgate')).metadata.name;
+        await env.kube.patch(obj, { spec: { volumeClaimTemplates: claim('3Gi') } });
+        await observed('vctgate');
+        expect((await revisionOf('vctgate')).metadata.name).toBe(revision);
+        expect((await podsOf('vctgate')).map((p) => p.metadata.uid).sort()).toEqual(after.map((p) => p.metadata.uid).sort());
+        // The next image change compares 3Gi with the 2Gi the pods' revision recorded: recreate.
+        await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:3' }] } } } });
+        const third = await readyWith('vctgate', 2, (pods) => pods.every((p) => image(p) === 'app:3'));
+        for (const p of third) expect(after.map((b) => b.metadata.uid)).not.toContain(p.metadata.uid);
+      });
       for (const p of after) expect(before.map((b) => b.metadata.uid)).not.toContain(p.metadata.uid);
-      const ids = after.map((p) => `data-vctgate-${p.metadata.labels['apps.kruise.io/cloneset-instance-id']}`);
-      const claims = await eventually('the new pods’ claims', async () => {
-        const now = (await claimsOf('vctgate')).filter((c) => ids.includes(c.metadata.name));
-        return now.length === 2 ? now : undefined;
-      }, 20_000, 50);
-      expect(claims.map((c) => c.spec.resources.requests.storage)).toEqual(['2Gi', '2Gi']);
     }, { RecreatePodWhenChangeVCTInCloneSetGate: true });
   });
 
@@ -352,6 +371,21 @@ describe('the volume-claim-template hash (kruise.io/cloneset-volumeclaimtemplate
       const { before, after } = await imageAndClaimChange('vctnogate');
       expect(new Set(after.map((p) => p.metadata.uid))).toEqual(new Set(before.map((p) => p.metadata.uid)));
       expect((await claimsOf('vctnogate')).map((c) => c.spec.resources.requests.storage)).toEqual(['1Gi', '1Gi']);
+    });
+  });
+
+  it('going back to an older template with other claims renumbers that revision and rewrites its hash', async () => {
+    await withController(async () => {
+      const obj = await createBasic('vctback', 1, { volumeClaimTemplates: claim('1Gi') });
+      const first = await revisionOf('vctback');
+      await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:2' }] } } } });
+      await newRevision('vctback', first.metadata.name);
+      await env.kube.patch(obj, { spec: { template: { spec: { containers: [{ name: 'main', image: 'app:1' }] } }, volumeClaimTemplates: claim('2Gi') } });
+      const back = await eventually('vctback: back at the first revision, renumbered', async () => {
+        const r = (await revisionOf('vctback')) as Revision & { revision?: number };
+        return r.metadata.name === first.metadata.name && r.revision === 3 ? r : undefined;
+      }, 20_000, 50);
+      expect(back.metadata.annotations?.[VCT_HASH]).toBe(HASH_2GI);
     });
   });
 
