@@ -11,12 +11,25 @@ export const VOLUME_CLAIM_TEMPLATE_HASH_ANNOTATION = 'kruise.io/cloneset-volumec
 
 export type ClaimTemplate = { metadata?: { name?: string }; spec?: unknown };
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A resource quantity stored as a JSON number (a CRD keeps it so) is a Quantity to Go, written
+ * back as a string: numbers in requests and limits become their text.
+ */
+function withQuantityText(spec: unknown): unknown {
+  if (!isRecord(spec) || !isRecord(spec.resources)) return spec;
+  const text = (list: unknown) => (isRecord(list) ? Object.fromEntries(Object.entries(list).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v])) : list);
+  const { limits, requests } = spec.resources;
+  return { ...spec, resources: { ...spec.resources, ...(limits !== undefined ? { limits: text(limits) } : {}), ...(requests !== undefined ? { requests: text(requests) } : {}) } };
+}
+
 /** json.Marshal of the []PersistentVolumeClaim OpenKruise hashes (`null` when there are none). */
 export function volumeClaimTemplatesJson(templates: readonly ClaimTemplate[] | undefined): string {
   // Go appends to a nil slice, so no templates marshal as null, not [].
   if (!templates?.length) return 'null';
   const claims = templates
-    .map((t) => ({ metadata: { name: t.metadata?.name ?? '' }, spec: t.spec }))
+    .map((t) => ({ metadata: { name: t.metadata?.name ?? '' }, spec: withQuantityText(t.spec) }))
     .sort((a, b) => byCodePoint(a.metadata.name, b.metadata.name));
   return encodeGo(list(struct(PERSISTENT_VOLUME_CLAIM)), claims);
 }

@@ -125,8 +125,7 @@ function encode(kind: Kind, v: unknown): string {
       case 'bool':
         return v == null ? 'false' : goJSON(v);
       case 'quantity':
-        // A Quantity also decodes from a JSON number; either way it is written back as a string.
-        return typeof v === 'string' || typeof v === 'number' ? goString(canonicalQuantity(String(v))) : v == null ? '"0"' : goJSON(v);
+        return typeof v === 'string' ? goString(canonicalQuantity(v)) : v == null ? '"0"' : goJSON(v);
       case 'intOrString':
         return v == null ? '0' : goJSON(v);
       case 'time':
