@@ -215,8 +215,11 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
     label: describeStatus(s),
     run: async (count) => (s.afterWrites && !writesDone ? 'conflict' : applyStatus(kube, s, fieldManager, count, record)),
   });
-  const statusGroups = groupByTarget(plan.status, (s) => statusKey(s.target)).map((g) => g.map(statusStep));
-  await pool(statusGroups, WRITE_CONCURRENCY, (g) => runSteps(g));
+  const statusPass = (writes: StatusWrite[]) => pool(groupByTarget(writes, (s) => statusKey(s.target)).map((g) => g.map(statusStep)), WRITE_CONCURRENCY, (g) => runSteps(g));
+  await statusPass(plan.status.filter((s) => !s.afterStatus));
+  const later = plan.status.filter((s) => s.afterStatus);
+  if (later.length && writesDone && result.conflicts === 0 && result.failed.length === 0 && result.stopped === 0) await statusPass(later);
+  else result.conflicts += later.length;
   const events = [...narrated.filter((e): e is EventNote => e !== undefined), ...plan.events];
   await runSteps(events.map((e) => ({
     label: describeEvent(e),

@@ -75,6 +75,12 @@ export type StatusWrite = {
    * a race. Skipped, it counts as a conflict: the next run decides afresh.
    */
   afterWrites?: boolean;
+  /**
+   * Only after every status write without this flag was applied: e.g. a pod taken out of service
+   * in the room that pods put back in service by this same run make, so that maxUnavailable holds
+   * even if one of those writes fails or the run dies in between. Skipped, it counts as a conflict.
+   */
+  afterStatus?: boolean;
   reason: string;
 };
 

@@ -316,6 +316,23 @@ describe('applyPlan', () => {
     expect((await kube.get<PodObj>('v1', 'Pod', pod.metadata.name, ns)).spec.containers[0]?.image).toBe('app:2');
   });
 
+  it('a status write after the others (afterStatus) goes only once every other status write landed', async () => {
+    type PodObj = KubeObject & { metadata: { name: string; resourceVersion: string }; status?: { conditions?: { type: string; status: string }[] } };
+    const make = async (name: string) => (await kube.create<KubeObject>({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-${RUN}`, namespace: ns }, spec: { nodeName: 'no-such-node', containers: [{ name: 'c', image: 'app:1' }] } })) as PodObj;
+    const [first, second] = [await make('first'), await make('second')];
+    const write = (p: PodObj, status: string, over: Partial<Plan['status'][number]> = {}): Plan['status'][number] => ({
+      target: { apiVersion: 'v1', kind: 'Pod', name: p.metadata.name, namespace: ns }, resourceVersion: p.metadata.resourceVersion,
+      status: { conditions: [{ type: 'Example', status }] }, reason: 'test', ...over,
+    });
+    const condition = async (p: PodObj) => (await kube.get<PodObj>('v1', 'Pod', p.metadata.name, ns)).status?.conditions?.find((c) => c.type === 'Example')?.status;
+    expect(await act({ status: [write(second, 'False', { afterStatus: true }), write(first, 'True')] })).toMatchObject({ applied: 2, conflicts: 0, failed: [] });
+    expect([await condition(first), await condition(second)]).toEqual(['True', 'False']);
+    // The first write is stale now: the one after it is not sent.
+    const fresh = await kube.get<PodObj>('v1', 'Pod', second.metadata.name, ns);
+    expect(await act({ status: [write(fresh, 'True', { afterStatus: true }), write(first, 'False')] })).toMatchObject({ applied: 0, conflicts: 2, failed: [] });
+    expect([await condition(first), await condition(second)]).toEqual(['True', 'False']);
+  });
+
   it('an update with a stale resourceVersion is a conflict and is not applied', async () => {
     const stale = await getConfigMap('game-demo-copy');
     await kube.patch(stale, { metadata: { labels: { touched: 'yes' } } });

@@ -125,6 +125,28 @@ describe('rolling update', () => {
     expect(plan.events.map((e) => e.reason)).toContain('SuccessfulUpdatePodInPlace');
   });
 
+  it('InPlaceIfPossible: the room a pod put back in service frees goes to the next pod, sent after that write (afterStatus)', () => {
+    const { v2, rev1, pods } = setup({ rollingUpdateType: 'InPlaceIfPossible' });
+    const rev2 = revisionOf(v2, 2);
+    const hash2 = rev2.metadata.labels!['controller-revision-hash']!;
+    // n4 finished its update: at the new revision, new imageID reported, InPlaceUpdateReady still False.
+    const done = readyPod(v2, 'n4', rev2);
+    const state = { revision: hash2, updateTimestamp: EARLIER, lastContainerStatuses: { main: { imageID: 'id-app:1' } }, updateImages: true };
+    pods[3] = {
+      ...done,
+      metadata: { ...done.metadata, annotations: { 'apps.kruise.io/inplace-update-state': JSON.stringify(state) } },
+      status: { ...done.status, conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: EARLIER }, { type: 'ContainersReady', status: 'True', lastTransitionTime: EARLIER }, { type: 'InPlaceUpdateReady', status: 'False', lastTransitionTime: EARLIER }] },
+    };
+    const plan = decide(v2, nodes, pods, [rev1, rev2]);
+    const byPod = new Map(plan.status.filter((s) => s.target.kind === 'Pod').map((s) => [s.target.name, s]));
+    expect(byPod.get('agent-n4')?.afterStatus).toBeUndefined();
+    expect(byPod.get('agent-n3')).toMatchObject({ afterStatus: true, then: { object: { spec: { containers: [{ image: 'app:2' }] } } } });
+    expect(byPod.size).toBe(2);
+    // With minReadySeconds the pod is not available at once: nothing else starts.
+    const slow = decide({ ...v2, spec: { ...v2.spec, minReadySeconds: 5 } }, nodes, pods, [rev1, rev2]);
+    expect(slow.status.filter((s) => s.target.kind === 'Pod').map((s) => s.target.name)).toEqual(['agent-n4']);
+  });
+
   it('preDelete hook: a hooked pod goes PreparingDelete instead of being deleted', () => {
     const hook = { preDelete: { labelsHandler: { hold: 'true' } } };
     const v1 = ds({}, 'app:1', { lifecycle: hook });

@@ -59,6 +59,7 @@ function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node
     plan: emptyPlan(),
     touched: new Set(),
     deferredReady: new Map(),
+    readied: new Set(),
   };
   const errs = validateDaemonSet(input);
   if (errs.length) {
@@ -93,7 +94,8 @@ function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node
   const pods = [...run.podsByNode].filter(([node]) => run.nodes.has(node)).flatMap(([, ps]) => ps);
   const settled = !wrote && status.currentNumberScheduled === status.desiredNumberScheduled && status.numberMisscheduled === 0 && pods.every((p) => !p.metadata.deletionTimestamp && isAvailable(run, p));
   const terminating = pods.some((p) => p.metadata.deletionTimestamp);
-  const readyAgain = readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
+  // Room freed by pods this run puts back in service is spent by this run already (afterStatus).
+  const readyAgain = run.plan.status.some((w) => w.afterStatus) ? undefined : readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
   const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, readyAgain, settled ? undefined : WAITING_REQUEUE_MS, terminating ? TERMINATING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }

@@ -25,7 +25,7 @@ import { REVISION_HASH_LABEL } from '../types.js';
 import { isInPlaceType } from './new-pod.js';
 import { createPods, deletePods, isPreDeleting, rollingCounts } from './manage.js';
 import { updatedPodsOnNode } from './placement.js';
-import { event, inPlaceWriter, isAvailable, isUpdated, untouched, type DaemonSetRun } from './run.js';
+import { availableOnceWritten, event, inPlaceWriter, isAvailable, isUpdated, untouched, type DaemonSetRun } from './run.js';
 import { revisionHash } from '../revisions.js';
 
 const nilOrPreDeleting = (p: Pod | undefined) => p === undefined || isPreDeleting(p);
@@ -63,7 +63,7 @@ export function nodesToUpdate(run: DaemonSetRun, byNode: ReadonlyMap<string, Pod
 }
 
 /** Starts (or carries on) the pod's in-place update; false when it cannot be updated in place. */
-function updateInPlace(run: DaemonSetRun, pod: Pod): boolean {
+function updateInPlace(run: DaemonSetRun, pod: Pod, afterStatus = false): boolean {
   if (!hasInPlaceUpdateReadinessGate(pod)) return false;
   const from = revisionTemplate(run.old.find((r) => revisionHash(r) === pod.metadata.labels?.[REVISION_HASH_LABEL]));
   const to = revisionTemplate(run.current);
@@ -72,7 +72,7 @@ function updateInPlace(run: DaemonSetRun, pod: Pod): boolean {
   if (spec.kind !== 'in-place') return false;
   const step = (p: Pod) => inPlaceUpdateStep(p, spec, run.hash, run.now, 0, inPlaceOptions);
   // Out of service first, then the images, chained on the version that write produces.
-  return planInPlaceUpdate(pod, step, inPlaceWriter(run)).wrote;
+  return planInPlaceUpdate(pod, step, inPlaceWriter(run, afterStatus)).wrote;
 }
 
 /** The rolling update's writes. */
@@ -91,26 +91,38 @@ export function planRollingUpdate(run: DaemonSetRun): void {
   const find = (node: string) => updatedPodsOnNode(byNode.get(node) ?? [], (p) => isUpdated(run, p));
 
   if (maxSurge === 0) {
+    // `unavailable` as observed; `unavailableAfter` once this run's ready-again writes land: the
+    // room between the two goes to in-place updates sent after those writes (afterStatus).
     let unavailable = 0;
+    let unavailableAfter = 0;
     const allowed: Pod[] = [];
     const candidates: Pod[] = [];
     for (const node of nodes) {
       const { newPod, oldPod, ok } = find(node);
       if (!ok) {
         unavailable++;
+        unavailableAfter++;
         continue;
       }
-      if ((nilOrPreDeleting(oldPod) && nilOrPreDeleting(newPod)) || (!nilOrPreDeleting(oldPod) && !nilOrPreDeleting(newPod))) unavailable++;
-      else if (newPod) {
+      if ((nilOrPreDeleting(oldPod) && nilOrPreDeleting(newPod)) || (!nilOrPreDeleting(oldPod) && !nilOrPreDeleting(newPod))) {
+        unavailable++;
+        unavailableAfter++;
+      } else if (newPod) {
         if (!isAvailable(run, newPod)) unavailable++;
-        if (isPreDeleting(newPod)) unavailable++;
+        if (!availableOnceWritten(run, newPod)) unavailableAfter++;
+        if (isPreDeleting(newPod)) {
+          unavailable++;
+          unavailableAfter++;
+        }
       } else if (!isAvailable(run, oldPod!)) allowed.push(oldPod!);
-      else if (unavailable < maxUnavailable) candidates.push(oldPod!);
+      else if (unavailableAfter < maxUnavailable) candidates.push(oldPod!);
     }
     const room = Math.min(Math.max(maxUnavailable - unavailable, 0), candidates.length);
+    const roomAfter = Math.min(Math.max(maxUnavailable - unavailableAfter, 0), candidates.length);
     const replace = [...allowed, ...candidates.slice(0, room)].filter((p) => untouched(run, p));
     const toDelete = isInPlaceType(run.ds) ? replace.filter((p) => !updateInPlace(run, p)) : replace;
-    const inPlace = replace.filter((p) => !toDelete.includes(p)).map((p) => p.metadata.name);
+    const later = isInPlaceType(run.ds) ? candidates.slice(room, roomAfter).filter((p) => untouched(run, p) && updateInPlace(run, p, true)) : [];
+    const inPlace = [...replace.filter((p) => !toDelete.includes(p)), ...later].map((p) => p.metadata.name);
     if (inPlace.length === 1) event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pod ${inPlace[0]} in-place`);
     else if (inPlace.length > 1) event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pods ${inPlace.join(', ')} in-place`);
     deletePods(run, toDelete, (p) => `pod ${p.metadata.name} is replaced by revision ${run.hash}`);

@@ -35,6 +35,8 @@ export type DaemonSetRun = {
   touched: Set<string>;
   /** Ready-again writes held back for pods that may be between the two writes that start an in-place update. */
   deferredReady: Map<string, StatusWrite>;
+  /** Pods this run's status writes put back in service (`Ready` True). */
+  readied: Set<string>;
   wakeMs?: number;
 };
 
@@ -64,6 +66,14 @@ export function isAvailable(run: DaemonSetRun, pod: Pod): boolean {
   return !c || c.status === 'True';
 }
 
+/**
+ * Available once this run's status writes land: available now, or put back in service by them
+ * (with no minReadySeconds to wait). Pods started in the room that frees go after those writes.
+ */
+export function availableOnceWritten(run: DaemonSetRun, pod: Pod): boolean {
+  return isAvailable(run, pod) || (run.readied.has(pod.metadata.name) && (run.ds.spec.minReadySeconds ?? 0) === 0);
+}
+
 export function wakeIn(run: DaemonSetRun, ms: number): void {
   run.wakeMs = Math.min(run.wakeMs ?? Infinity, Math.max(ms, 0));
 }
@@ -88,9 +98,12 @@ export function writePodStatus(run: DaemonSetRun, pod: Pod, write: StatusWrite):
   run.plan.status.push(write);
 }
 
-/** The run as the shared in-place planner writes to it (workload/inplace-update-writes.ts). */
-export const inPlaceWriter = (run: DaemonSetRun): InPlaceWriter => ({
-  writeStatus: (pod, w) => writePodStatus(run, pod, w.then ? { ...w, then: { ...w.then, reason: `DaemonSet ${run.ds.metadata.name}: ${w.then.reason}` } } : w),
+/**
+ * The run as the shared in-place planner writes to it (workload/inplace-update-writes.ts);
+ * `afterStatus`: its status writes go only once this run's other status writes landed.
+ */
+export const inPlaceWriter = (run: DaemonSetRun, afterStatus = false): InPlaceWriter => ({
+  writeStatus: (pod, w) => writePodStatus(run, pod, { ...(w.then ? { ...w, then: { ...w.then, reason: `DaemonSet ${run.ds.metadata.name}: ${w.then.reason}` } } : w), ...(afterStatus ? { afterStatus } : {}) }),
   updatePod: (pod, next, reason) => updatePod(run, pod, next, reason),
   wakeAt: (at) => wakeIn(run, at.getTime() - run.now.getTime()),
 });
