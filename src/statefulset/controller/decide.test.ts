@@ -152,6 +152,32 @@ describe('rolling update', () => {
     expect(plan.events.map((e) => e.message)).toEqual([`successfully update pods web-4, web-3, web-2 in-place(revision ${next.metadata.name})`]);
   });
 
+  it('the room a pod made available again frees goes to the next pod, sent after that write (afterStatus)', () => {
+    const { set, pods, old, next } = rollout({ replicas: 5, podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { maxUnavailable: 1, podUpdatePolicy: 'InPlaceIfPossible' } } }, 5);
+    // web-4 finished its update: new revision, new imageID reported, InPlaceUpdateReady still False.
+    const state = { revision: next.metadata.name, updateTimestamp: '2025-12-31T23:59:00Z', lastContainerStatuses: { app: { imageID: 'id-nginx:1' } }, updateImages: true };
+    const done = pod(4, next.metadata.name, { image: 'nginx:2' });
+    pods[4] = {
+      ...done,
+      metadata: { ...done.metadata, annotations: { 'apps.kruise.io/inplace-update-state': JSON.stringify(state) } },
+      status: { ...done.status, conditions: [
+        { type: 'Ready', status: 'False', lastTransitionTime: '2025-12-31T23:59:00Z' },
+        { type: 'ContainersReady', status: 'True', lastTransitionTime: '2025-12-31T23:59:00Z' },
+        { type: 'InPlaceUpdateReady', status: 'False', lastTransitionTime: '2025-12-31T23:59:00Z' },
+        { type: 'KruisePodReady', status: 'True', lastTransitionTime: '2025-12-31T00:00:00Z' },
+      ] },
+    };
+    const plan = decideStatefulSets(observed(set, pods, [old, next]), NOW);
+    const byPod = new Map(plan.status.filter((w) => w.target.kind === 'Pod').map((w) => [w.target.name, w]));
+    expect(byPod.get('web-4')?.afterStatus).toBeUndefined();
+    expect((byPod.get('web-4')?.status['conditions'] as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(byPod.get('web-3')?.afterStatus).toBe(true);
+    expect(inPlace(plan)).toEqual(['web-3']);
+    // With minReadySeconds the pod is not available at once: nothing else starts.
+    const slow = { ...set, spec: { ...set.spec, updateStrategy: { rollingUpdate: { ...set.spec.updateStrategy!.rollingUpdate, minReadySeconds: 5 } } } } as StatefulSet;
+    expect(inPlace(decideStatefulSets(observed(slow, pods, [old, next]), NOW))).toEqual([]);
+  });
+
   it('maxUnavailable as a percentage rounds down, at least 1', () => {
     const { o } = rollout({ replicas: 5, podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { maxUnavailable: '50%', podUpdatePolicy: 'InPlaceIfPossible' } } }, 5);
     expect(inPlace(decideStatefulSets(o, NOW))).toEqual(['web-4', 'web-3']);

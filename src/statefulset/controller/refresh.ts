@@ -16,7 +16,8 @@ import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '.
 import { afterStatusWrite, metadataOnlyChange } from '../../workload/pod-status-writes.js';
 import type { Pod } from '../../workload/pods.js';
 import { REVISION_HASH_LABEL } from '../types.js';
-import { inPlaceWriter, isUpdated, lifecycleOf, rollingUpdateOf, updatePod, wakeIn, writePodStatus, type StsRun } from './run.js';
+import { availability, inPlaceWriter, isHealthy, isUpdated, lifecycleOf, rollingUpdateOf, updatePod, wakeIn, writePodStatus, type StsRun } from './run.js';
+import { isPodInPlaceUpdateCompleted } from '../../workload/inplace-update-completion.js';
 
 export const inPlaceOptions = (onStart?: (pod: Pod) => Pod): InPlaceUpdateStepOptions => ({
   revisionLabels: (r) => ({ [REVISION_HASH_LABEL]: r }),
@@ -44,7 +45,10 @@ export function refreshPod(run: StsRun, pod: Pod): boolean {
   switch (action.type) {
     case 'set-ready': {
       const conditions = initialKruisePodReady(pod, action.write.status.conditions as NonNullable<NonNullable<Pod['status']>['conditions']>, run.now);
-      writePodStatus(run, pod, withLifecycleMove(run, pod, conditions ? { ...action.write, status: { conditions } } : action.write));
+      const write = withLifecycleMove(run, pod, conditions ? { ...action.write, status: { conditions } } : action.write);
+      writePodStatus(run, pod, write);
+      const after = afterStatusWrite(pod, write);
+      if (isHealthy(after) && isPodInPlaceUpdateCompleted(after) && availability(run, after).available) run.readied.add(pod.metadata.name);
       return true;
     }
     case 'set-not-ready':

@@ -31,6 +31,8 @@ export type StsRun = {
   plan: Plan;
   /** Pods written this run (by name). */
   touched: Set<string>;
+  /** Pods this run's status writes make available again (by name). */
+  readied: Set<string>;
   /** The earliest wake-up asked for (ms from now). */
   wakeMs?: number;
 };
@@ -111,8 +113,8 @@ export function writePodStatus(run: StsRun, pod: Pod, w: StatusWrite): void {
 export const untouched = (run: StsRun, pod: Pod): boolean => !run.touched.has(pod.metadata.name);
 
 /** The run as the shared in-place planner writes to it (workload/inplace-update-writes.ts). */
-export const inPlaceWriter = (run: StsRun): InPlaceWriter => ({
-  writeStatus: (pod, w) => writePodStatus(run, pod, w),
+export const inPlaceWriter = (run: StsRun, afterStatus = false): InPlaceWriter => ({
+  writeStatus: (pod, w) => writePodStatus(run, pod, afterStatus ? { ...w, afterStatus } : w),
   updatePod: (pod, next, reason) => updatePod(run, pod, next, reason),
   wakeAt: (at) => wakeIn(run, at.getTime() - run.now.getTime()),
 });

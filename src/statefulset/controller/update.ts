@@ -91,7 +91,7 @@ export function updateOrder(run: StsRun, slots: readonly Slot[]): number[] {
 }
 
 /** inPlaceUpdatePod: plans the pod's next in-place step; false when it cannot be updated in place. */
-function updateInPlace(run: StsRun, pod: Pod): 'in-place' | 'waiting' | false {
+function updateInPlace(run: StsRun, pod: Pod, afterStatus = false): 'in-place' | 'waiting' | false {
   const policy = rollingUpdateOf(run.set)?.podUpdatePolicy ?? 'ReCreate';
   if (policy !== 'InPlaceIfPossible' && policy !== 'InPlaceOnly') return false;
   const from = templateOfRevision(run.revisions.get(podRevision(pod)));
@@ -105,6 +105,8 @@ function updateInPlace(run: StsRun, pod: Pod): 'in-place' | 'waiting' | false {
     return false;
   }
   const gate = inPlaceHookGate(pod, lifecycleOf(run.set)?.inPlaceUpdate, run.now, { rearmWithoutHook: true });
+  // A start in room that this run's own writes free sends nothing before those writes land.
+  if (afterStatus && gate.type !== 'proceed') return 'waiting';
   switch (gate.type) {
     case 'hold-status':
       writePodStatus(run, pod, gate.write);
@@ -130,7 +132,7 @@ function updateInPlace(run: StsRun, pod: Pod): 'in-place' | 'waiting' | false {
   const onStart = lifecycleState(pod) ? (q: Pod) => withLifecycleState(q, 'Updating', run.now) : undefined;
   const step = (p: Pod) => inPlaceUpdateStep(p, spec, run.updateRevision, run.now, gracePeriodOf(run), inPlaceOptions(onStart));
   // Out of service first, then the update itself, chained on the version that write produces.
-  return planInPlaceUpdate(pod, step, inPlaceWriter(run)).updated ? 'in-place' : 'waiting';
+  return planInPlaceUpdate(pod, step, inPlaceWriter(run, afterStatus)).updated ? 'in-place' : 'waiting';
 }
 
 export function planRollingUpdate(run: StsRun, slots: readonly Slot[]): void {
@@ -139,6 +141,14 @@ export function planRollingUpdate(run: StsRun, slots: readonly Slot[]): void {
   const maxUnavailable = maxUnavailableOf(ru?.maxUnavailable, replicasOf(run.set));
   const unavailable = unavailablePods(run, slots);
   const blocked = (pod: Pod) => unavailable.size >= maxUnavailable && !unavailable.has(pod.metadata.name);
+  // Once this run's writes that make pods available again land: the room between the two goes to
+  // in-place updates sent after those writes (afterStatus).
+  const unavailableAfter = new Set([...unavailable].filter((name) => !run.readied.has(name)));
+  const blockedAfter = (pod: Pod) => unavailableAfter.size >= maxUnavailable && !unavailableAfter.has(pod.metadata.name);
+  const mark = (name: string) => {
+    unavailable.add(name);
+    unavailableAfter.add(name);
+  };
 
   const specified = new Set<string>();
   for (let i = slots.length - 1; i >= 0; i--) {
@@ -146,20 +156,22 @@ export function planRollingUpdate(run: StsRun, slots: readonly Slot[]): void {
     if (!isCreated(pod) || pod.metadata.labels?.[SPECIFIED_DELETE_LABEL] !== 'true' || blocked(pod)) continue;
     specified.add(pod.metadata.name);
     if (!isTerminating(pod)) deleteOrPrepare(run, pod, `pod ${pod.metadata.name} is marked ${SPECIFIED_DELETE_LABEL}`);
-    unavailable.add(pod.metadata.name);
+    mark(pod.metadata.name);
   }
 
   const inPlace: string[] = [];
   for (const i of updateOrder(run, slots)) {
     const pod = slots[i]!.pod;
     if (isUpdated(run, pod) || !isCreated(pod)) continue;
-    if (blocked(pod)) return void inPlaceEvent(run, inPlace);
+    if (blockedAfter(pod)) return void inPlaceEvent(run, inPlace);
+    const later = blocked(pod);
     if (!specified.has(pod.metadata.name) && !isTerminating(pod) && untouched(run, pod)) {
-      const r = updateInPlace(run, pod);
+      const r = updateInPlace(run, pod, later);
       if (r === 'in-place') inPlace.push(pod.metadata.name);
+      else if (r === false && later) return void inPlaceEvent(run, inPlace);
       else if (r === false) deleteOrPrepare(run, pod, `pod ${pod.metadata.name} is recreated at revision ${run.updateRevision}`);
     }
-    unavailable.add(pod.metadata.name);
+    mark(pod.metadata.name);
   }
   inPlaceEvent(run, inPlace);
 }
