@@ -60,6 +60,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
     plan: emptyPlan(),
     touched: new Set(),
     deferredReady: new Map(),
+    readied: new Set(),
   };
   let condition: CloneSetCondition | undefined;
   if (errs.length) {
@@ -100,7 +101,8 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   const replicas = cs.spec.replicas ?? 1;
   const settled = pods.length === replicas && pods.every((p) => isUpdated(run, p) || status.expectedUpdatedReplicas !== replicas) && pods.every((p) => isAvailable(run, p));
   const wrote = run.plan.writes.length + run.plan.status.length > 0;
-  const readyAgain = readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
+  // Room freed by pods this run makes available again is spent by this run already (afterStatus).
+  const readyAgain = run.plan.status.some((w) => w.afterStatus) ? undefined : readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
   const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, readyAgain, wrote || !settled ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }

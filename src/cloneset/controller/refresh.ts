@@ -16,7 +16,7 @@ import { initialKruisePodReady, PRE_UPDATE_HOOK_KEY, removeNotReadyKey } from '.
 import { podCondition, timeOf, type Pod } from '../../workload/pods.js';
 import { POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, shortHash } from '../types.js';
 import type { StatusWrite } from '../../reconcile/types.js';
-import { afterStatusWrite, applyInPlaceWrite, isAtRevision, isUpdated, lifecycleOf, metadataOnlyChange, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
+import { afterStatusWrite, applyInPlaceWrite, isAtRevision, isAvailable, isUpdated, lifecycleOf, metadataOnlyChange, untouched, updatePod, wakeIn, writePodStatus, type CloneSetRun } from './run.js';
 import { inPlaceOptions } from './update.js';
 
 const isScheduled = (pod: Pod) => Boolean(pod.spec.nodeName) || podCondition(pod, 'PodScheduled')?.status === 'True';
@@ -54,8 +54,9 @@ function carryOnInPlace(run: CloneSetRun, pod: Pod): 'wrote' | 'completed' | 'wa
       // New pods: KruisePodReady goes True in the same write; and the lifecycle state the pod
       // moves to once its update is over rides along (pods/status accepts labels).
       const conditions = initialKruisePodReady(pod, action.write.status.conditions as NonNullable<NonNullable<Pod['status']>['conditions']>, run.now);
-      const write = conditions ? { ...action.write, status: { conditions } } : action.write;
-      writePodStatus(run, pod, withLifecycleMove(run, pod, write));
+      const write = withLifecycleMove(run, pod, conditions ? { ...action.write, status: { conditions } } : action.write);
+      writePodStatus(run, pod, write);
+      if (isAvailable(run, afterStatusWrite(pod, write))) run.readied.add(pod.metadata.name);
       return 'wrote';
     }
     case 'set-not-ready':

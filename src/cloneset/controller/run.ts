@@ -37,6 +37,8 @@ export type CloneSetRun = {
   deferredReady: Map<string, StatusWrite>;
   /** Pods written this run (by name). */
   touched: Set<string>;
+  /** Pods this run's status writes make available again (by name). */
+  readied: Set<string>;
   /** The earliest wake-up asked for (ms from now). */
   wakeMs?: number;
 };
@@ -100,8 +102,9 @@ export function writePodStatus(run: CloneSetRun, pod: Pod, write: StatusWrite): 
 export const untouched = (run: CloneSetRun, pod: Pod): boolean => !run.touched.has(pod.metadata.name);
 
 /** The run as the shared in-place planner writes to it (workload/inplace-update-writes.ts). */
-export const inPlaceWriter = (run: CloneSetRun): InPlaceWriter => ({
-  writeStatus: (pod, w) => writePodStatus(run, pod, w.then ? { ...w, then: { ...w.then, reason: `CloneSet ${run.cs.metadata.name}: ${w.then.reason}` } } : w),
+/** `afterStatus`: its status writes go only once this run's other status writes landed. */
+export const inPlaceWriter = (run: CloneSetRun, afterStatus = false): InPlaceWriter => ({
+  writeStatus: (pod, w) => writePodStatus(run, pod, { ...(w.then ? { ...w, then: { ...w.then, reason: `CloneSet ${run.cs.metadata.name}: ${w.then.reason}` } } : w), ...(afterStatus ? { afterStatus } : {}) }),
   updatePod: (pod, next, reason) => updatePod(run, pod, next, reason),
   wakeAt: (at) => wakeIn(run, at.getTime() - run.now.getTime()),
 });

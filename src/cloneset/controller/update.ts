@@ -45,19 +45,19 @@ function sortCandidates(run: CloneSetRun, candidates: Pod[]): Pod[] {
 }
 
 /** limitUpdateIndexes: no more than updateMaxUnavailable pods unavailable, at the target or overall. */
-function limitCandidates(run: CloneSetRun, sorted: Pod[], updateNum: number, maxUnavailable: number, target: string): Pod[] {
+function limitCandidates(run: CloneSetRun, sorted: Pod[], updateNum: number, maxUnavailable: number, target: string, available: (p: Pod) => boolean): Pod[] {
   const wanted = sorted.slice(0, Math.abs(updateNum));
   let unavailable = 0;
   let targetUnavailable = 0;
   for (const p of run.pods) {
-    if (isAvailable(run, p)) continue;
+    if (available(p)) continue;
     unavailable++;
     if (isAtRevision(p, target)) targetUnavailable++;
   }
   let n = 0;
   for (const pod of wanted) {
     if (targetUnavailable + n >= maxUnavailable) break;
-    if (isAvailable(run, pod)) {
+    if (available(pod)) {
       if (unavailable >= maxUnavailable) break;
       unavailable++;
     }
@@ -74,7 +74,7 @@ function recreate(run: CloneSetRun, pod: Pod, target: string): void {
 }
 
 /** Plans the pod's next update step; 'in-place' when that step starts its in-place update. */
-function updateOne(run: CloneSetRun, pod: Pod, target: string): 'in-place' | undefined {
+function updateOne(run: CloneSetRun, pod: Pod, target: string, afterStatus = false): 'in-place' | undefined {
   const { cs } = run;
   const type = cs.spec.updateStrategy?.type ?? 'ReCreate';
   const lifecycle = lifecycleOf(run);
@@ -86,6 +86,8 @@ function updateOne(run: CloneSetRun, pod: Pod, target: string): 'in-place' | und
   const spec = inPlace ? inPlaceUpdateSpec(from as PodTemplate, to as PodTemplate) : undefined;
   if (spec?.kind === 'in-place') {
     const gate = inPlaceHookGate(pod, lifecycle?.inPlaceUpdate, run.now, { rearmWithoutHook: false });
+    // A start in room that this run's own writes free sends nothing before those writes land.
+    if (afterStatus && gate.type !== 'proceed') return;
     switch (gate.type) {
       case 'hold-status':
         return void writePodStatus(run, pod, gate.write);
@@ -108,8 +110,9 @@ function updateOne(run: CloneSetRun, pod: Pod, target: string): 'in-place' | und
     const grace = cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
     const step = (p: Pod) => inPlaceUpdateStep(p, spec, target, run.now, grace, inPlaceOptions(run, (q) => withLifecycleState(q, 'Updating', run.now)));
     // Out of service first, then the update itself, chained on the version that write produces.
-    return planInPlaceUpdate(pod, step, inPlaceWriter(run)).updated ? 'in-place' : undefined;
+    return planInPlaceUpdate(pod, step, inPlaceWriter(run, afterStatus)).updated ? 'in-place' : undefined;
   }
+  if (afterStatus) return;
   if (type === 'InPlaceOnly') {
     event(run, 'Warning', 'FailedUpdatePodInPlace', `find Pod ${pod.metadata.name} update strategy is InPlaceOnly but can not update in-place`);
     return;
@@ -131,8 +134,15 @@ export function planUpdates(run: CloneSetRun): void {
     if (state === 'Updated') return true;
     return !readInPlaceUpdateGrace(pod.metadata.annotations);
   });
-  const chosen = limitCandidates(run, sortCandidates(run, candidates), diffs.updateNum, diffs.updateMaxUnavailable, target);
-  const inPlace = chosen.filter((pod) => untouched(run, pod) && updateOne(run, pod, target) === 'in-place').map((p) => p.metadata.name);
+  const sorted = sortCandidates(run, candidates);
+  const chosen = limitCandidates(run, sorted, diffs.updateNum, diffs.updateMaxUnavailable, target, (p) => isAvailable(run, p));
+  // Once this run's writes that make pods available again land: the extra room goes to in-place
+  // updates sent after those writes (afterStatus).
+  const more = run.readied.size ? limitCandidates(run, sorted, diffs.updateNum, diffs.updateMaxUnavailable, target, (p) => isAvailable(run, p) || run.readied.has(p.metadata.name)).slice(chosen.length) : [];
+  const inPlace = [
+    ...chosen.filter((pod) => untouched(run, pod) && updateOne(run, pod, target) === 'in-place'),
+    ...more.filter((pod) => untouched(run, pod) && updateOne(run, pod, target, true) === 'in-place'),
+  ].map((p) => p.metadata.name);
   // One Event per run, not per pod (OpenKruise's message when it is one pod): a 1,000-pod rollout
   // does not write 1,000 Events.
   if (inPlace.length === 1) event(run, 'Normal', 'SuccessfulUpdatePodInPlace', `successfully update pod ${inPlace[0]} in-place(revision ${target})`);
