@@ -4,11 +4,14 @@
 // resyncs, as a `reconcile --once` CronJob would, until a resync plans nothing and every CloneSet
 // reports its pods ready) and the fake kubelet makes them ready. The kubelet is paused while the
 // resyncs are measured (nothing changes; its LIST of every pod would only add noise).
+import { join } from 'node:path';
 import type { KubeObject } from '../src/kube/http.js';
+import { loadKubeConfig } from '../src/kube/node-client.js';
 import { reconcilers } from '../src/reconcile/all.js';
 import { runReconciler } from '../src/reconcile/runner.js';
 import { total } from './cloneset-counting.js';
 import { CLONESET, IMAGE, cloneSet, createNamespace, sleep, type BenchCluster } from './cloneset-cluster.js';
+import { startRecorder } from './api-recorder.js';
 import { runResync, type Bundles, type ResyncFigures } from './cloneset-children.js';
 
 export const FLEET_NAMESPACES = Array.from({ length: 10 }, (_, i) => `bench-fleet-${i}`);
@@ -82,6 +85,15 @@ export async function measureResyncs(c: BenchCluster, bundles: Bundles, steps: r
         const f = await runResync(bundles.resync, c.cp.kubeconfig, 'resync');
         runs.push(f);
         log(`no-op resync at ${step} CloneSets: ${f.wallMs.toFixed(0)} ms, ${listsOf(f)} LISTs (${pagesOf(f)} pages), ${f.planned.writes + f.planned.status + f.planned.events} planned, ${f.applied} applied, peak RSS ${f.peakRssMb.toFixed(0)} MB`);
+      }
+      const recordDir = process.env.KS_BENCH_RECORD_DIR;
+      if (recordDir) {
+        // A recording of one more resync's requests and responses (bench/api-recorder.ts replays it).
+        const recorder = await startRecorder(loadKubeConfig(c.cp.kubeconfig), join(recordDir, `kubeconfig-${step}`));
+        await runResync(bundles.resync, join(recordDir, `kubeconfig-${step}`), 'resync');
+        recorder.save(join(recordDir, `resync-${step}.json`));
+        await recorder.close();
+        log(`recorded a resync at ${step} CloneSets in ${recordDir}`);
       }
       out.push({ cloneSets: step, pods: step * podsEach, setupMs, setupPasses: setup.passes, setupWrites: setup.writes, idle, runs });
     } finally {

@@ -5,6 +5,7 @@
 import { Agent, request, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from './errors.js';
+import { listPageReader, type BodyReader, type ListPage } from './list-page.js';
 
 export type KubeObject = {
   apiVersion?: string;
@@ -21,7 +22,13 @@ const PATCH_CONTENT: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
 };
 
-type RequestInit = { body?: unknown; contentType?: string; query?: Record<string, string | number | boolean | undefined> };
+type RequestInit = {
+  body?: unknown;
+  contentType?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Reads a 2xx response's body as it arrives, instead of keeping and parsing it; the request resolves with `end()`. */
+  read?: BodyReader<unknown>;
+};
 
 export class KubeHttp {
   /** How many requests this client has sent: reconcilers report it per invocation. */
@@ -48,6 +55,13 @@ export class KubeHttp {
   }
 
   async request<T = unknown>(method: string, path: string, init: RequestInit = {}): Promise<T> {
+    const { status, text, read } = await this.send(method, path, init);
+    if (read) return read.end() as T;
+    return parseResponse<T>(method, path, status, text);
+  }
+
+  /** One request's status and body text (empty when `init.read` read the body). */
+  private send(method: string, path: string, init: RequestInit = {}): Promise<{ status: number; text: string; read?: BodyReader<unknown> }> {
     this.calls += 1;
     const url = new URL(this.server + path);
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -57,23 +71,23 @@ export class KubeHttp {
       headers['Content-Type'] = init.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
-    return new Promise<T>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const req = request(url, { ...this.base, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
+        // Strings, not Buffers: a page's Buffers are external memory, which V8 collects late.
+        res.setEncoding('utf8');
+        const status = res.statusCode ?? 0;
+        const read = status >= 200 && status < 300 ? init.read : undefined;
+        const chunks: string[] = [];
+        res.on('data', (c: string) => {
+          if (!read) return void chunks.push(c);
           try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = text;
+            read.write(c);
+          } catch (e) {
+            res.destroy();
+            reject(e instanceof Error ? new Error(`${method} ${path}: ${e.message}`, { cause: e }) : e);
           }
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) return resolve(json as T);
-          const s = (json ?? {}) as { reason?: string; message?: string };
-          reject(new KubeApiError(status, s.reason ?? 'Unknown', `${method} ${path}: ${status} ${s.message ?? text}`, json));
         });
+        res.on('end', () => resolve({ status, text: chunks.join(''), ...(read ? { read } : {}) }));
         res.on('error', reject);
       });
       req.on('error', reject);
@@ -162,13 +176,14 @@ export class KubeHttp {
     let path = await this.pathFor(apiVersion, kind, opts.namespace ?? '__all__');
     path = path.replace('/namespaces/__all__', '');
     const items: T[] = [];
+    const strings = new Map<string, string>();
+    const stored = (it: T): T => ({ apiVersion, kind, ...it, ...(it.metadata ? { metadata: withoutManagedFields(it.metadata) } : {}) });
     let cont: string | undefined;
     let resourceVersion = '';
     do {
-      const page = await this.request<{ items: T[]; metadata: { continue?: string; resourceVersion: string } }>('GET', path, {
-        query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit ?? 500, continue: cont },
-      });
-      for (const it of page.items) items.push({ apiVersion, kind, ...it, ...(it.metadata ? { metadata: withoutManagedFields(it.metadata) } : {}) });
+      const query = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit ?? 500, continue: cont };
+      const page = await this.request<ListPage<T>>('GET', path, { query, read: listPageReader(strings, stored) });
+      for (const it of page.items) items.push(it);
       cont = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;
     } while (cont);
@@ -206,6 +221,19 @@ export class KubeHttp {
       body: { kind: 'DeleteOptions', apiVersion: 'v1', ...opts },
     });
   }
+}
+
+/** A response's JSON (its text when not JSON), or the KubeApiError of a status outside 2xx. */
+function parseResponse<T>(method: string, path: string, status: number, text: string): T {
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  if (status >= 200 && status < 300) return json as T;
+  const s = (json ?? {}) as { reason?: string; message?: string };
+  throw new KubeApiError(status, s.reason ?? 'Unknown', `${method} ${path}: ${status} ${s.message ?? text}`, json);
 }
 
 function withoutManagedFields<M extends object>(metadata: M): M {
