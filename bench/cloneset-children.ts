@@ -75,8 +75,8 @@ export async function startLoop(bundle: string, kubeconfig: string, log: (m: str
   };
 }
 
-/** One run of the resync child; its last output line is the figures. */
-export async function runResync(bundle: string, kubeconfig: string, mode: ResyncFigures['mode']): Promise<ResyncFigures> {
-  const { stdout } = await run(process.execPath, [bundle, kubeconfig, mode], { cwd: REPO_ROOT, maxBuffer: 16 << 20 });
+/** One run of the resync child (under node with `nodeFlags`); its last output line is the figures. */
+export async function runResync(bundle: string, kubeconfig: string, mode: ResyncFigures['mode'], nodeFlags: readonly string[] = []): Promise<ResyncFigures> {
+  const { stdout } = await run(process.execPath, [...nodeFlags, bundle, kubeconfig, mode], { cwd: REPO_ROOT, maxBuffer: 16 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as ResyncFigures;
 }

@@ -2,7 +2,7 @@
 // are compared and printed, never asserted.
 import { describeWrites, isWriteKey, total, type Tally } from './cloneset-counting.js';
 import type { LatencyResult, PathLatency } from './cloneset-latency.js';
-import { listsOf, pagesOf, type ResyncStep } from './cloneset-resync.js';
+import { SMALL_YOUNG_GENERATION, listsOf, pagesOf, type ResyncStep } from './cloneset-resync.js';
 import type { Rollouts } from './cloneset-rollout.js';
 import { tableRow } from './report.js';
 
@@ -52,6 +52,10 @@ function resyncLines(steps: ResyncStep[]): string[] {
     const objectWrites = Math.max(...s.runs.map((r) => writeTotal(r.tally) - leaseWrites(r.tally)));
     lines.push(tableRow([String(s.cloneSets), String(s.pods), s1(s.setupMs), String(listsOf(f)), String(pagesOf(f)), String(total(f.tally)), String(objectWrites), String(leaseWrites(f.tally)),
       median(s.runs.map((r) => r.wallMs)).toFixed(0), Math.max(...s.runs.map((r) => r.peakRssMb)).toFixed(0), s.idle.peakRssMb.toFixed(0)], w, 0));
+  }
+  for (const s of steps) {
+    const y = s.smallYoungRuns;
+    if (y.length) lines.push(`  ${s.cloneSets} CloneSets under node ${SMALL_YOUNG_GENERATION.join(' ')}: median ${median(y.map((r) => r.wallMs)).toFixed(0)} ms, peak ${Math.max(...y.map((r) => r.peakRssMb)).toFixed(0)} MB, ${Math.max(...y.map((r) => writeTotal(r.tally) - leaseWrites(r.tally)))} object writes`);
   }
   for (const s of steps) lines.push(`  ${s.cloneSets} CloneSets, requests of one resync: ${Object.entries(s.runs[0]!.tally).sort().map(([k, v]) => `${k} ${v}`).join(', ')}; setup: ${s.setupPasses} full resyncs, ${s.setupWrites} writes`);
   return lines;

@@ -14,6 +14,19 @@ const page = {
   ],
 };
 
+const managed = [{ manager: 'kubectl', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {} } } } }];
+/** managedFields last (as the API server writes it), first, alone, in the middle, null, and in a template (kept). */
+const withManaged = {
+  ...page,
+  items: [
+    { metadata: { name: 'a', uid: 'u', managedFields: managed } },
+    { metadata: { managedFields: managed, name: 'b' } },
+    { metadata: { managedFields: managed } },
+    { metadata: { name: 'd', managedFields: managed, labels: { x: 'y' } }, spec: { template: { metadata: { managedFields: managed } } } },
+    { metadata: { name: 'e', managedFields: null } },
+  ],
+};
+
 function read(text: string, cut: (text: string) => string[]) {
   const reader = listPageReader<Item>(new Map(), (it) => ({ ...it, seen: true }));
   for (const chunk of cut(text)) reader.write(chunk);
@@ -29,6 +42,29 @@ describe('listPageReader', () => {
   it('parses a page whole and in chunks cut anywhere, strings and escapes included', () => {
     for (const text of [JSON.stringify(page), JSON.stringify(page, null, 2)]) {
       for (const cut of [whole, byEvery(1), byEvery(2), byEvery(3), byEvery(7), byEvery(64)]) expect(read(text, cut)).toEqual(expected);
+    }
+  });
+
+  it('leaves out items\' metadata.managedFields before parsing, and only those', () => {
+    const text = JSON.stringify(withManaged);
+    const seen: unknown[] = [];
+    const reader = listPageReader<Item>(new Map(), (it) => (seen.push(it), it));
+    reader.write(text);
+    const stripped = withManaged.items.map((it) => {
+      const { managedFields: _, ...metadata } = it.metadata;
+      return { ...it, metadata };
+    });
+    expect(reader.end().items).toEqual(stripped);
+    expect(seen).toEqual(stripped);
+    // cut anywhere: what is not left out before parsing is still there for `each` to drop
+    const drop = (it: Item): Item => {
+      const { managedFields: _, ...metadata } = it.metadata as Item['metadata'] & { managedFields?: unknown };
+      return { ...it, metadata };
+    };
+    for (const n of [1, 2, 3, 5, 8, 13, 64]) {
+      const r = listPageReader<Item>(new Map(), drop);
+      for (const chunk of byEvery(n)(text)) r.write(chunk);
+      expect(r.end().items).toEqual(stripped);
     }
   });
 

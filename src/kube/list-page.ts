@@ -53,8 +53,14 @@ export function listPageReader<T>(strings: Map<string, string>, each: (item: T) 
   let escaped = false;
   /** 0: before `items`; 1: inside its array; 2: after it. */
   let stage = 0;
-  /** The current item's text from earlier chunks. */
+  /** The current item's kept text from earlier chunks. */
   let pieces: string[] = [];
+  /** Inside an item: the last item-level string was the key `metadata`; its object is open. */
+  let metadataNext = false;
+  let inMetadata = false;
+  /** Leaving out an item's metadata.managedFields (the comma before it, when there was one). */
+  let skipping = false;
+  let skipHadComma = false;
 
   const emit = (text: string) => {
     const item = each(JSON.parse(text) as T);
@@ -64,8 +70,8 @@ export function listPageReader<T>(strings: Map<string, string>, each: (item: T) 
 
   function write(chunk: string): void {
     let i = 0;
-    /** Where the current item starts in this chunk (-1: not in one, or it began in an earlier chunk). */
-    let itemStart = -1;
+    /** Where the item's kept text resumes in this chunk (-1: not in an item, or skipping). */
+    let keepFrom = stage === 1 && depth > 1 && !skipping ? 0 : -1;
     /** Where the envelope's text in this chunk resumes. */
     let envelopeFrom = stage === 1 ? -1 : 0;
     const n = chunk.length;
@@ -96,14 +102,27 @@ export function listPageReader<T>(strings: Map<string, string>, each: (item: T) 
       }
       const c = chunk.charCodeAt(i);
       if (c === QUOTE) {
-        if (stage === 1 && depth === 1) throw new SyntaxError('a LIST item that is not an object');
+        if (stage === 1) {
+          if (depth === 1) throw new SyntaxError('a LIST item that is not an object');
+          if (depth === 2) metadataNext = chunk.startsWith('metadata":', i + 1);
+          else if (depth === 3 && inMetadata && !skipping && i > 0 && chunk.startsWith('managedFields":', i + 1)) {
+            // Not parsed at all: no reader needs it (see KubeHttp.list). Compact JSON only; any
+            // other spelling is parsed and then dropped.
+            const before = chunk.charCodeAt(i - 1);
+            if (before === COMMA || before === OPEN_OBJECT) {
+              skipHadComma = before === COMMA;
+              pieces.push(chunk.slice(keepFrom, skipHadComma ? i - 1 : i));
+              keepFrom = -1;
+              skipping = true;
+            }
+          }
+        }
         inString = true;
-      }
-      else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         if (stage === 1 && depth === 1) {
           if (c !== OPEN_OBJECT) throw new SyntaxError('a LIST item that is not an object');
-          itemStart = i;
-        }
+          keepFrom = i;
+        } else if (stage === 1 && depth === 2) inMetadata = metadataNext && c === OPEN_OBJECT;
         depth++;
         if (stage === 0 && depth === 2 && c === OPEN_ARRAY && /"items"\s*:\s*$/.test(envelope + chunk.slice(envelopeFrom, i))) {
           envelope += chunk.slice(envelopeFrom, i + 1);
@@ -111,24 +130,31 @@ export function listPageReader<T>(strings: Map<string, string>, each: (item: T) 
           depth = 1; // depth counts from the array now: items are at depth 1 → 2
         }
       } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        if (skipping && depth === 3) {
+          // managedFields was metadata's last field
+          skipping = false;
+          keepFrom = i;
+        }
         depth--;
-        if (stage === 1 && depth === 1) {
-          const text = itemStart >= 0 ? chunk.slice(itemStart, i + 1) : pieces.join('') + chunk.slice(0, i + 1);
+        if (stage === 1 && depth === 2) inMetadata = false;
+        else if (stage === 1 && depth === 1) {
+          const text = pieces.length ? pieces.join('') + chunk.slice(keepFrom, i + 1) : chunk.slice(keepFrom, i + 1);
           pieces = [];
-          itemStart = -1;
+          keepFrom = -1;
           emit(text);
         } else if (stage === 1 && depth === 0) {
           stage = 2;
           depth = 1;
           envelopeFrom = i;
         }
+      } else if (c === COMMA && skipping && depth === 3) {
+        skipping = false;
+        keepFrom = skipHadComma ? i : i + 1;
       } else if (stage === 1 && depth === 1 && c !== COMMA && !isSpace(c)) throw new SyntaxError('a LIST item that is not an object');
       i++;
     }
     if (stage === 1) {
-      if (itemStart >= 0) pieces.push(chunk.slice(itemStart));
-      else if (depth > 1) pieces.push(chunk);
-      // an item that began in an earlier chunk and goes on: all of this chunk is in it
+      if (keepFrom >= 0) pieces.push(chunk.slice(keepFrom));
     } else if (envelopeFrom >= 0) envelope += chunk.slice(envelopeFrom);
   }
 
