@@ -33,6 +33,7 @@ function shareStrings(v: unknown, strings: Map<string, string>): void {
 }
 
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
@@ -41,65 +42,77 @@ const COMMA = 0x2c;
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
+ * Where the string whose text starts at `from` ends: just past its closing quote, or -1 when it
+ * goes on past the chunk (-2: and the chunk's last character escapes the next one).
+ */
+function stringEnd(chunk: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const q = chunk.indexOf('"', i);
+    const end = q < 0 ? chunk.length : q;
+    let k = end - 1;
+    while (k >= from && chunk.charCodeAt(k) === BACKSLASH) k--;
+    const odd = (end - 1 - k) % 2 === 1;
+    if (q < 0) return odd ? -2 : -1;
+    if (!odd) return q + 1;
+    i = q + 1;
+  }
+}
+
+/**
  * Reads a LIST page (a JSON object whose `items` is an array of objects). `each` makes the stored
  * item from the parsed one, once per item, in order. Text outside `items` (kind, metadata) is kept
  * and parsed at the end.
  */
 export function listPageReader<T>(strings: Map<string, string>, each: (item: T) => T): BodyReader<ListPage<T>> {
-  const items: T[] = [];
-  let envelope = '';
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
+  const reader = new PageReader<T>(strings, each);
+  return { write: (chunk) => reader.write(chunk), end: () => reader.end() };
+}
+
+class PageReader<T> {
+  private readonly items: T[] = [];
+  private envelope = '';
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
   /** 0: before `items`; 1: inside its array; 2: after it. */
-  let stage = 0;
+  private stage = 0;
   /** The current item's kept text from earlier chunks. */
-  let pieces: string[] = [];
+  private pieces: string[] = [];
   /** Inside an item: the last item-level string was the key `metadata`; its object is open. */
-  let metadataNext = false;
-  let inMetadata = false;
+  private metadataNext = false;
+  private inMetadata = false;
   /** Leaving out an item's metadata.managedFields (the comma before it, when there was one). */
-  let skipping = false;
-  let skipHadComma = false;
+  private skipping = false;
+  private skipHadComma = false;
 
-  const emit = (text: string) => {
-    const item = each(JSON.parse(text) as T);
-    shareStrings(item, strings);
-    items.push(item);
-  };
+  constructor(
+    private readonly strings: Map<string, string>,
+    private readonly each: (item: T) => T,
+  ) {}
 
-  function write(chunk: string): void {
+  private emit(text: string): void {
+    const item = this.each(JSON.parse(text) as T);
+    shareStrings(item, this.strings);
+    this.items.push(item);
+  }
+
+  write(chunk: string): void {
+    // The state in locals while scanning (fields are slower in the loop), stored back at the end.
+    let { depth, stage, skipping, metadataNext, inMetadata } = this;
+    const n = chunk.length;
     let i = 0;
+    if (this.inString) {
+      const e = stringEnd(chunk, this.escaped ? Math.min(1, n) : 0);
+      this.inString = e < 0;
+      this.escaped = e === -2;
+      i = e < 0 ? n : e;
+    }
     /** Where the item's kept text resumes in this chunk (-1: not in an item, or skipping). */
     let keepFrom = stage === 1 && depth > 1 && !skipping ? 0 : -1;
     /** Where the envelope's text in this chunk resumes. */
     let envelopeFrom = stage === 1 ? -1 : 0;
-    const n = chunk.length;
-    let nextBackslash = chunk.indexOf('\\');
-    while (i < n) {
-      if (inString) {
-        // Jump to the next quote or backslash: strings are most of the text.
-        if (escaped) {
-          escaped = false;
-          i++;
-          continue;
-        }
-        const q = chunk.indexOf('"', i);
-        if (nextBackslash >= 0 && nextBackslash < i) nextBackslash = chunk.indexOf('\\', i);
-        const b = nextBackslash;
-        if (b >= 0 && (q < 0 || b < q)) {
-          i = b + 1;
-          escaped = true;
-          continue;
-        }
-        if (q < 0) {
-          i = n;
-          break;
-        }
-        i = q + 1;
-        inString = false;
-        continue;
-      }
+    for (; i < n; i++) {
       const c = chunk.charCodeAt(i);
       if (c === QUOTE) {
         if (stage === 1) {
@@ -110,22 +123,28 @@ export function listPageReader<T>(strings: Map<string, string>, each: (item: T) 
             // other spelling is parsed and then dropped.
             const before = chunk.charCodeAt(i - 1);
             if (before === COMMA || before === OPEN_OBJECT) {
-              skipHadComma = before === COMMA;
-              pieces.push(chunk.slice(keepFrom, skipHadComma ? i - 1 : i));
+              this.skipHadComma = before === COMMA;
+              this.pieces.push(chunk.slice(keepFrom, this.skipHadComma ? i - 1 : i));
               keepFrom = -1;
               skipping = true;
             }
           }
         }
-        inString = true;
+        const e = stringEnd(chunk, i + 1);
+        if (e < 0) {
+          this.inString = true;
+          this.escaped = e === -2;
+          break;
+        }
+        i = e - 1;
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         if (stage === 1 && depth === 1) {
           if (c !== OPEN_OBJECT) throw new SyntaxError('a LIST item that is not an object');
           keepFrom = i;
         } else if (stage === 1 && depth === 2) inMetadata = metadataNext && c === OPEN_OBJECT;
         depth++;
-        if (stage === 0 && depth === 2 && c === OPEN_ARRAY && /"items"\s*:\s*$/.test(envelope + chunk.slice(envelopeFrom, i))) {
-          envelope += chunk.slice(envelopeFrom, i + 1);
+        if (stage === 0 && depth === 2 && c === OPEN_ARRAY && /"items"\s*:\s*$/.test(this.envelope + chunk.slice(envelopeFrom, i))) {
+          this.envelope += chunk.slice(envelopeFrom, i + 1);
           stage = 1;
           depth = 1; // depth counts from the array now: items are at depth 1 → 2
         }
@@ -138,10 +157,10 @@ export function listPageReader<T>(strings: Map<string, string>, each: (item: T) 
         depth--;
         if (stage === 1 && depth === 2) inMetadata = false;
         else if (stage === 1 && depth === 1) {
-          const text = pieces.length ? pieces.join('') + chunk.slice(keepFrom, i + 1) : chunk.slice(keepFrom, i + 1);
-          pieces = [];
+          const text = this.pieces.length ? this.pieces.join('') + chunk.slice(keepFrom, i + 1) : chunk.slice(keepFrom, i + 1);
+          this.pieces = [];
           keepFrom = -1;
-          emit(text);
+          this.emit(text);
         } else if (stage === 1 && depth === 0) {
           stage = 2;
           depth = 1;
@@ -149,26 +168,27 @@ export function listPageReader<T>(strings: Map<string, string>, each: (item: T) 
         }
       } else if (c === COMMA && skipping && depth === 3) {
         skipping = false;
-        keepFrom = skipHadComma ? i : i + 1;
+        keepFrom = this.skipHadComma ? i : i + 1;
       } else if (stage === 1 && depth === 1 && c !== COMMA && !isSpace(c)) throw new SyntaxError('a LIST item that is not an object');
-      i++;
     }
     if (stage === 1) {
-      if (keepFrom >= 0) pieces.push(chunk.slice(keepFrom));
-    } else if (envelopeFrom >= 0) envelope += chunk.slice(envelopeFrom);
+      if (keepFrom >= 0) this.pieces.push(chunk.slice(keepFrom));
+    } else if (envelopeFrom >= 0) this.envelope += chunk.slice(envelopeFrom);
+    this.depth = depth;
+    this.stage = stage;
+    this.skipping = skipping;
+    this.metadataNext = metadataNext;
+    this.inMetadata = inMetadata;
   }
 
-  return {
-    write,
-    end() {
-      if (stage === 1 || inString) throw new SyntaxError('unexpected end of a LIST page');
-      const page = JSON.parse(envelope) as ListPage<T>;
-      if (stage === 2) return { ...page, items };
-      return { ...page, items: ((page.items ?? []) as T[]).map((it) => {
-        const item = each(it);
-        shareStrings(item, strings);
-        return item;
-      }) };
-    },
-  };
+  end(): ListPage<T> {
+    if (this.stage === 1 || this.inString) throw new SyntaxError('unexpected end of a LIST page');
+    const page = JSON.parse(this.envelope) as ListPage<T>;
+    if (this.stage === 2) return { ...page, items: this.items };
+    return { ...page, items: ((page.items ?? []) as T[]).map((it) => {
+      const item = this.each(it);
+      shareStrings(item, this.strings);
+      return item;
+    }) };
+  }
 }
