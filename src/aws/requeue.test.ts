@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPlan, type RunReport, type Scope } from '../reconcile/types.js';
+import { runReport } from '../reconcile/run-report-fixture.js';
+import type { RunReport, Scope } from '../reconcile/types.js';
 import {
   coveredByResync,
   dedupeRequeues,
@@ -16,14 +17,7 @@ import { LEASE_RETRY_MS } from '../reconcile/lease.js';
 const T0 = Date.parse('2026-11-22T14:25:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
-const report = (over: Partial<RunReport> & { requeueAfterMs?: number } = {}): RunReport => {
-  const { requeueAfterMs, ...rest } = over;
-  return {
-    reconciler: 'CloneSet', acted: true, dryRun: false, applied: 0, conflicts: 0, failed: [], apiCalls: 1, durationMs: 1,
-    plan: { ...emptyPlan(), ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}) },
-    ...rest,
-  };
-};
+const report = runReport;
 
 const ALL: Scope = { kind: 'all' };
 const objs = (...names: string[]): Scope => ({ kind: 'objects', objects: names.map((n) => ({ namespace: 'default', name: n })) });

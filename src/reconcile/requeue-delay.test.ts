@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { runReport } from './run-report-fixture.js';
 import { LEASE_RETRY_MS } from './lease.js';
 import { FAILED_WRITES_REQUEUE_MS, requeueDelayMs } from './requeue-delay.js';
-import { emptyPlan, type RunReport } from './types.js';
 
-const report = (over: Partial<RunReport> & { requeueAfterMs?: number } = {}): RunReport => {
-  const { requeueAfterMs, ...rest } = over;
-  return {
-    reconciler: 'CloneSet', acted: true, dryRun: false, applied: 0, conflicts: 0, failed: [], apiCalls: 1, durationMs: 1,
-    plan: { ...emptyPlan(), ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}) },
-    ...rest,
-  };
-};
+const report = runReport;
 
 describe('requeueDelayMs', () => {
   it.each([
