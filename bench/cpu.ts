@@ -57,7 +57,9 @@ export function descendants(root: number = process.pid): Map<number, string> {
  */
 export function cpuByGroup(groups: Record<string, number[]>): Record<string, number> {
   const named = new Set(Object.values(groups).flat());
-  const rest = [...descendants().keys()].filter((pid) => !named.has(pid) && ![...named].some((n) => descendants(n).has(pid)));
+  // One /proc scan for this process's tree, one per named process for its own.
+  const theirs = new Set([...named].flatMap((n) => [...descendants(n).keys()]));
+  const rest = [...descendants().keys()].filter((pid) => !named.has(pid) && !theirs.has(pid));
   const out: Record<string, number> = {};
   for (const [name, pids] of Object.entries({ ...groups, other: rest, bench: [process.pid] })) out[name] = cpuMsOf(pids.filter((p) => p > 0)) ?? 0;
   return out;

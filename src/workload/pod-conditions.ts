@@ -55,10 +55,11 @@ export function statusWrite(pod: Pod, conditions: PodCondition[], reason: string
 /**
  * 0 (run again at once) when this run's status writes turn a pod Ready while other pods still wait
  * for their update: the availability that frees is spent by the very next run, rather than after
- * the loop's settle delay for its own writes or the kubelet's next report.
+ * the loop's settle delay for its own writes or the kubelet's next report. Not when this run
+ * spends that room itself already (writes sent after the others: `afterStatus`).
  */
 export function readyAgainWakeMs(status: readonly StatusWrite[], othersWaiting: boolean): number | undefined {
-  if (!othersWaiting) return undefined;
+  if (!othersWaiting || status.some((w) => w.afterStatus)) return undefined;
   const makesReady = (w: StatusWrite) => w.target.kind === 'Pod' && ((w.status['conditions'] as PodCondition[] | undefined) ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
   return status.some(makesReady) ? 0 : undefined;
 }

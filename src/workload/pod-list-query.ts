@@ -36,9 +36,14 @@ export function podListQuery(workloads: readonly Selected[], requiredLabel?: str
 export function selectedPods<P extends { metadata: { labels?: Record<string, string> } }>(workloads: readonly Selected[], byOwner: Map<string, P[]>): Map<string, P[]> {
   const out = new Map(byOwner);
   for (const w of workloads) {
-    const sel = narrowing(w.spec.selector);
     const pods = byOwner.get(w.metadata.uid ?? '');
-    if (sel && pods) out.set(w.metadata.uid ?? '', pods.filter((p) => selectorMatches(sel, p.metadata.labels ?? {})));
+    if (pods) out.set(w.metadata.uid ?? '', pods.filter(stillSelected(w.spec.selector)));
   }
   return out;
+}
+
+/** Whether a pod still carries the labels `selector` matches; always true for a selector that cannot narrow a LIST. */
+export function stillSelected(selector: unknown): (pod: { metadata: { labels?: Record<string, string> } }) => boolean {
+  const sel = narrowing(selector);
+  return sel ? (pod) => selectorMatches(sel, pod.metadata.labels ?? {}) : () => true;
 }

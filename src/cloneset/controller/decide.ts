@@ -6,12 +6,12 @@
 import type { FeatureGates } from '../../reconcile/feature-gates.js';
 import { FEATURE_GATE_DEFAULTS } from '../../reconcile/feature-gates.js';
 import { formatFieldErrors } from '../../kube/field-errors.js';
-import { compileSelector, selectorMatches, type LabelSelector } from '../../kube/selectors.js';
 import type { Plan } from '../../reconcile/types.js';
 import { emptyPlan } from '../../reconcile/types.js';
 import { ignoreDisruptionBudgets, type DisruptionBudgetSource } from '../../workload/disruption.js';
 import { isActivePod, rfc3339, type Pod } from '../../workload/pods.js';
 import { readyAgainWakeMs } from '../../workload/pod-conditions.js';
+import { stillSelected } from '../../workload/pod-list-query.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { defaultedCloneSet } from '../defaults.js';
 import { INSTANCE_ID_LABEL, cloneSetRef, type CloneSet } from '../types.js';
@@ -43,8 +43,8 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   revisions.set(revision.update.metadata.name, revision.update);
   // A pod relabelled out of the selector is no longer the CloneSet's (OpenKruise releases it); its
   // instance id stays taken (ownedIds).
-  const selector = compileSelector(cs.spec.selector as LabelSelector | undefined);
-  const pods = owned.filter((p) => isActivePod(p) && (selector.kind !== 'requirements' || selectorMatches(selector, p.metadata.labels ?? {})));
+  const selected = stillSelected(cs.spec.selector);
+  const pods = owned.filter((p) => isActivePod(p) && selected(p));
   const run: CloneSetRun = {
     cs,
     pods,
@@ -101,8 +101,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   const replicas = cs.spec.replicas ?? 1;
   const settled = pods.length === replicas && pods.every((p) => isUpdated(run, p) || status.expectedUpdatedReplicas !== replicas) && pods.every((p) => isAvailable(run, p));
   const wrote = run.plan.writes.length + run.plan.status.length > 0;
-  // Room freed by pods this run makes available again is spent by this run already (afterStatus).
-  const readyAgain = run.plan.status.some((w) => w.afterStatus) ? undefined : readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
+  const readyAgain = readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
   const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, readyAgain, wrote || !settled ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }

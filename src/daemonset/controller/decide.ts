@@ -94,8 +94,7 @@ function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node
   const pods = [...run.podsByNode].filter(([node]) => run.nodes.has(node)).flatMap(([, ps]) => ps);
   const settled = !wrote && status.currentNumberScheduled === status.desiredNumberScheduled && status.numberMisscheduled === 0 && pods.every((p) => !p.metadata.deletionTimestamp && isAvailable(run, p));
   const terminating = pods.some((p) => p.metadata.deletionTimestamp);
-  // Room freed by pods this run puts back in service is spent by this run already (afterStatus).
-  const readyAgain = run.plan.status.some((w) => w.afterStatus) ? undefined : readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
+  const readyAgain = readyAgainWakeMs(run.plan.status, pods.some((p) => !isUpdated(run, p)));
   const wakes = [wakeAt === undefined ? undefined : Math.max(wakeAt - now.getTime(), 0), run.wakeMs, readyAgain, settled ? undefined : WAITING_REQUEUE_MS, terminating ? TERMINATING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }

@@ -9,10 +9,11 @@
 // ../../workload/inplace-update-condition.ts). Pure.
 import { inPlaceUpdateStep } from '../../workload/inplace-update-step.js';
 import { INPLACE_UPDATE_READY, readInPlaceUpdateState } from '../../workload/inplace-update-state.js';
-import { podCondition, timeOf, type Pod, type PodCondition } from '../../workload/pods.js';
+import { podCondition, timeOf, type Pod } from '../../workload/pods.js';
+import { afterStatusWrite } from '../../workload/pod-status-writes.js';
 import { REVISION_HASH_LABEL } from '../types.js';
 import { inPlaceOptions } from './rolling.js';
-import { applyInPlaceWrite, isUpdated, untouched, wakeIn, writePodStatus, type DaemonSetRun } from './run.js';
+import { applyInPlaceWrite, isAvailable, isUpdated, untouched, wakeIn, writePodStatus, type DaemonSetRun } from './run.js';
 
 /** InPlaceUpdateReady=False and no in-place update started since: between the two writes that start one. */
 function startingInPlace(run: DaemonSetRun, pod: Pod): boolean {
@@ -37,7 +38,7 @@ export function refreshPods(run: DaemonSetRun): void {
         if (startingInPlace(run, pod)) run.deferredReady.set(pod.metadata.name, write);
         else {
           writePodStatus(run, pod, write);
-          if (((write.status['conditions'] as PodCondition[] | undefined) ?? []).some((c) => c.type === 'Ready' && c.status === 'True')) run.readied.add(pod.metadata.name);
+          if (isAvailable(run, afterStatusWrite(pod, write))) run.readied.add(pod.metadata.name);
         }
       } else if (action.type === 'wait-grace') wakeIn(run, action.until.getTime() - run.now.getTime());
       else applyInPlaceWrite(run, pod, action);

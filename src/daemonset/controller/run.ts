@@ -35,7 +35,7 @@ export type DaemonSetRun = {
   touched: Set<string>;
   /** Ready-again writes held back for pods that may be between the two writes that start an in-place update. */
   deferredReady: Map<string, StatusWrite>;
-  /** Pods this run's status writes put back in service (`Ready` True). */
+  /** Pods this run's status writes make available again (by name). */
   readied: Set<string>;
   wakeMs?: number;
 };
@@ -67,11 +67,11 @@ export function isAvailable(run: DaemonSetRun, pod: Pod): boolean {
 }
 
 /**
- * Available once this run's status writes land: available now, or put back in service by them
- * (with no minReadySeconds to wait). Pods started in the room that frees go after those writes.
+ * Available once this run's status writes land: available now, or made available by them. Pods
+ * started in the room that frees go after those writes.
  */
 export function availableOnceWritten(run: DaemonSetRun, pod: Pod): boolean {
-  return isAvailable(run, pod) || (run.readied.has(pod.metadata.name) && (run.ds.spec.minReadySeconds ?? 0) === 0);
+  return isAvailable(run, pod) || run.readied.has(pod.metadata.name);
 }
 
 export function wakeIn(run: DaemonSetRun, ms: number): void {

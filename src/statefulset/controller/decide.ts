@@ -126,8 +126,7 @@ function decideOne(input: StatefulSet, owned: readonly Pod[], o: StatefulSetObse
   const live = slots.map((s) => s.pod);
   const settled = condemned.length === 0 && live.every((p) => Boolean(p.metadata.uid) && availability(run, p).available) && live.every((p) => isUpdated(run, p) || podRevision(p) === run.currentRevision);
   const wrote = run.plan.writes.length + run.plan.status.length > 0;
-  // Room freed by pods this run makes available again is spent by this run already (afterStatus).
-  const readyAgain = run.plan.status.some((w) => w.afterStatus) ? undefined : readyAgainWakeMs(run.plan.status, live.some((p) => !isUpdated(run, p)));
+  const readyAgain = readyAgainWakeMs(run.plan.status, live.some((p) => !isUpdated(run, p)));
   const wakes = [run.wakeMs, readyAgain, wrote || !settled ? WAITING_REQUEUE_MS : undefined].filter((w): w is number => w !== undefined);
   return wakes.length ? Math.min(...wakes) : undefined;
 }
