@@ -19,15 +19,13 @@ export type Bundles = { loop: string; resync: string; dispose(): void };
 
 export async function bundleChildren(): Promise<Bundles> {
   const dir = mkdtempSync(join(tmpdir(), 'ks-bench-cloneset-'));
-  const one = async (name: string) => {
-    const outfile = join(dir, `${name}.mjs`);
-    await build({
-      entryPoints: [join(REPO_ROOT, 'bench', `${name}.ts`)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
-      banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" },
-    });
-    return outfile;
-  };
-  const [loop, resync] = await Promise.all([one('cloneset-loop-child'), one('cloneset-resync-child')]);
+  // Split as scripts/build.ts splits the deployed bundles: client-node's chunk loads only for the kubeconfigs that need it.
+  await build({
+    entryPoints: ['cloneset-loop-child', 'cloneset-resync-child'].map((n) => join(REPO_ROOT, 'bench', `${n}.ts`)), outdir: dir, outExtension: { '.js': '.mjs' },
+    bundle: true, splitting: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
+    banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" },
+  });
+  const [loop, resync] = [join(dir, 'cloneset-loop-child.mjs'), join(dir, 'cloneset-resync-child.mjs')];
   return { loop, resync, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -7,7 +7,6 @@
 // 'snapshot' with its counts so far; 'stop' ends the loop, releases its lease and exits.
 import { hostname } from 'node:os';
 import { KubeHttp } from '../src/kube/http.js';
-import { loadKubeConfig } from '../src/kube/node-client.js';
 import { reconcilers } from '../src/reconcile/all.js';
 import { runLoop } from '../src/reconcile/loop.js';
 import { runReconciler } from '../src/reconcile/runner.js';
@@ -32,7 +31,7 @@ export type LoopSnapshot = {
 
 const [kubeconfig = '', kinds = 'CloneSet'] = process.argv.slice(2);
 const send = (m: unknown) => process.send?.(m);
-const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
+const kube = await KubeHttp.fromKubeConfigFile(kubeconfig);
 const byNamespace: Record<string, number> = {};
 const tally = countRequests(kube, byNamespace);
 // KS_BENCH_TRACE=2: also one stderr line per API request (when it started, how long it took).

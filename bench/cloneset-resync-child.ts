@@ -3,7 +3,6 @@
 //   node <bundle of this file> <kubeconfig> <idle|resync>     (bench/cloneset-children.ts runs it)
 // Prints one JSON line: wall ms, requests by key, what the plan held and what was applied, peak RSS.
 import { KubeHttp } from '../src/kube/http.js';
-import { loadKubeConfig } from '../src/kube/node-client.js';
 import { reconcilers } from '../src/reconcile/all.js';
 import { runReconciler } from '../src/reconcile/runner.js';
 import { countRequests, peakRssMb } from './cloneset-counting.js';
@@ -19,7 +18,7 @@ export type ResyncFigures = {
 };
 
 const [kubeconfig = '', mode = 'resync'] = process.argv.slice(2);
-const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
+const kube = await KubeHttp.fromKubeConfigFile(kubeconfig);
 const tally = countRequests(kube);
 const cloneSets = reconcilers().find((r) => r.kind === 'CloneSet');
 if (!cloneSets) throw new Error('no CloneSet reconciler in src/reconcile/all.ts');

@@ -26,7 +26,7 @@ import { coveredByResync, dedupeRequeues, requeueFor, scheduledRequeueFor, toQue
 import { routeEvent, type PlannedRun, type Route } from '../../src/aws/route-event.js';
 import { isSqsEvent, routeSqsRecords } from '../../src/aws/route-sqs.js';
 import { sqsRequeueQueue } from '../../src/aws/sqs-fetch.js';
-import { loadKubeConfig } from '../../src/kube/node-client.js';
+import { loadKubeConnection } from '../../src/kube/kubeconfig.js';
 import type { Reconciler, RunReport, Scope } from '../../src/reconcile/types.js';
 import type { EdgeTarget } from '../../src/edge-state/push.js';
 import { edgeFromEnv } from '../node/ports.js';
@@ -231,7 +231,7 @@ function describeScope(scope: Scope): RunSummary['scope'] {
 export function kubeSourceFromEnv(env: Record<string, string | undefined>, secrets?: () => SecretsClient): KubeSource {
   if (env.KUBECONFIG) {
     const path = env.KUBECONFIG;
-    return kubeConfigSource(async () => loadKubeConfig(path));
+    return kubeConfigSource(() => loadKubeConnection(path));
   }
   if (env.KS_KUBECONFIG_SECRET_ARN) {
     const arn = env.KS_KUBECONFIG_SECRET_ARN;

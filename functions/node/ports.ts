@@ -9,7 +9,6 @@ import { LiveClusterState } from '../../src/edge-state/live-state.js';
 import type { EdgeTarget } from '../../src/edge-state/push.js';
 import type { ClusterState } from '../../src/edge-state/contracts.js';
 import { KubeHttp } from '../../src/kube/http.js';
-import { loadKubeConfig } from '../../src/kube/node-client.js';
 import { featureExplainers, stateCollections, webhookEndpoints } from '../../src/registry.js';
 import { type Feature } from '../../src/edge-state/contracts.js';
 
@@ -35,7 +34,7 @@ export function edgeFromEnv(env: Record<string, string | undefined>, clusterId: 
 export const nodeSha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 export async function livePorts(cfg: LivePortsConfig): Promise<AppPorts & { kube: KubeHttp }> {
-  const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(cfg.kubeconfigPath));
+  const kube = await KubeHttp.fromKubeConfigFile(cfg.kubeconfigPath);
   const live = new LiveClusterState((apiVersion, kind, opts) => kube.list(apiVersion, kind, opts), stateCollections(cfg.features));
   const ours: ClusterState = { collection: (name) => live.collection(name), ...(cfg.ledgers ? { ledgers: cfg.ledgers } : {}) };
   const none: ClusterState = { collection: async () => undefined };

@@ -7,6 +7,7 @@
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
+import type { KubeConnection } from '../kube/kubeconfig.js';
 
 export const EKS_TOKEN_PREFIX = 'k8s-aws-v1.';
 export const CLUSTER_ID_HEADER = 'x-k8s-aws-id';
@@ -119,17 +120,15 @@ export type EksCluster = {
 };
 
 /**
- * Options for `KubeConfig.loadFromOptions` (@kubernetes/client-node): one cluster, one user with
- * the bearer token, one context. `KubeHttp.fromKubeConfig` reads the token once, so build a new
- * client when the token changes.
+ * The connection to an EKS cluster with a bearer token: the cluster CA, TLS verified. A KubeHttp
+ * keeps the token it was built with, so build a new client when the token changes.
  */
-export function eksKubeConfigOptions(cluster: EksCluster, token: string) {
-  const name = `eks-${cluster.name}`;
+export function eksConnection(cluster: EksCluster, token: string): KubeConnection {
   return {
-    clusters: [{ name, server: cluster.endpoint, caData: cluster.caData, skipTLSVerify: false }],
-    users: [{ name, token }],
-    contexts: [{ name, cluster: name, user: name }],
-    currentContext: name,
+    server: cluster.endpoint.replace(/\/$/, ''),
+    ca: Buffer.from(cluster.caData, 'base64').toString('utf8'),
+    rejectUnauthorized: true,
+    headers: { Authorization: `Bearer ${token}` },
   };
 }
 

@@ -1,19 +1,19 @@
 // Where a Lambda invocation gets its API-server client: a kubeconfig (a file, or a Secrets
 // Manager secret), or an EKS cluster with a bearer token minted from the execution role.
-import { KubeConfig } from '@kubernetes/client-node';
 import { GetSecretValueCommand, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
 import { KubeHttp } from '../kube/http.js';
-import { eksKubeConfigOptions, type EksCluster, type EksToken } from './eks-token.js';
+import { connectionFromKubeConfigText, type KubeConnection } from '../kube/kubeconfig.js';
+import { eksConnection, type EksCluster, type EksToken } from './eks-token.js';
 
 /** Returns the client to use now; call it once per invocation. */
 export type KubeSource = () => Promise<KubeHttp>;
 
 /** One client for the life of the process (credentials in the kubeconfig do not expire here). */
-export function kubeConfigSource(load: () => Promise<KubeConfig>): KubeSource {
+export function kubeConfigSource(load: () => Promise<KubeConnection>): KubeSource {
   let kube: Promise<KubeHttp> | undefined;
   return () => {
     if (!kube) {
-      const created = load().then((kc) => KubeHttp.fromKubeConfig(kc));
+      const created = load().then((c) => KubeHttp.connect(c));
       // A failed load (secret unreadable, bad file) is retried by the next invocation.
       created.catch(() => kube === created && (kube = undefined));
       kube = created;
@@ -32,9 +32,7 @@ export function eksKubeSource(cluster: EksCluster, tokens: () => Promise<EksToke
   return async () => {
     const { token } = await tokens();
     if (current?.token === token) return current.kube;
-    const kc = new KubeConfig();
-    kc.loadFromOptions(eksKubeConfigOptions(cluster, token));
-    const kube = await KubeHttp.fromKubeConfig(kc);
+    const kube = KubeHttp.connect(eksConnection(cluster, token));
     current?.kube.close();
     current = { token, kube };
     return kube;
@@ -45,11 +43,12 @@ export function eksKubeSource(cluster: EksCluster, tokens: () => Promise<EksToke
 export type SecretsClient = { send(command: GetSecretValueCommand): Promise<GetSecretValueCommandOutput> };
 
 /** The kubeconfig YAML stored as the secret's SecretString. */
-export async function readKubeconfigSecret(client: SecretsClient, secretId: string): Promise<KubeConfig> {
+export async function readKubeconfigSecret(client: SecretsClient, secretId: string): Promise<KubeConnection> {
   const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
   if (!out.SecretString) throw new Error(`secret ${secretId}: no SecretString; store the kubeconfig YAML as the secret's text value`);
-  const kc = new KubeConfig();
-  kc.loadFromString(out.SecretString);
-  if (!kc.getCurrentCluster()) throw new Error(`secret ${secretId}: the kubeconfig has no current-context cluster`);
-  return kc;
+  try {
+    return await connectionFromKubeConfigText(out.SecretString);
+  } catch (e) {
+    throw new Error(`secret ${secretId}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
 }

@@ -19,7 +19,6 @@ import {
 } from '../install/render.js';
 import { readCrdManifests } from '../kube/crd-manifests.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
-import { loadKubeConfig } from '../kube/node-client.js';
 import { webhookEndpoints, withoutPodStatusObserver } from '../registry.js';
 import { reconcile, type ReconcileOptions } from './reconcile.js';
 import { rollout, RolloutUsageError } from './rollout.js';
@@ -252,7 +251,7 @@ function readUserFile(path: string, flag: string): string {
 
 async function withKube(kubeconfig: string | undefined, run: (kube: KubeHttp) => Promise<void>): Promise<void> {
   if (kubeconfig && !existsSync(kubeconfig)) throw new UsageError(`--kubeconfig ${kubeconfig}: no such file`);
-  const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
+  const kube = await KubeHttp.fromKubeConfigFile(kubeconfig);
   try {
     await run(kube);
   } finally {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { formatLabelSelector, type LabelSelector } from '../kube/selectors.js';
 import { isNotFound, KubeApiError } from '../kube/errors.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
-import { loadKubeConfig } from '../kube/node-client.js';
+import { loadKubeConnection } from '../kube/kubeconfig.js';
 import type { Pod } from '../workload/pods.js';
 import type { ControllerRevision } from '../workload/revisions.js';
 import { parseRolloutCommand, RolloutUsageError, type RolloutCommand, type RolloutFlags, type RolloutTarget } from './rollout-args.js';
@@ -38,9 +38,9 @@ const processIO = (): RolloutIO => ({
 export async function rollout(positionals: readonly string[], opts: RolloutOptions, io: RolloutIO = processIO()): Promise<number> {
   const cmd = parseRolloutCommand(positionals, opts);
   if (opts.kubeconfig && !existsSync(opts.kubeconfig)) throw new RolloutUsageError(`--kubeconfig ${opts.kubeconfig}: no such file`);
-  const kc = loadKubeConfig(opts.kubeconfig);
-  const namespace = opts.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
-  const kube = await KubeHttp.fromKubeConfig(kc);
+  const conn = await loadKubeConnection(opts.kubeconfig);
+  const namespace = opts.namespace ?? conn.namespace ?? 'default';
+  const kube = KubeHttp.connect(conn);
   try {
     return await runRollout(kube, cmd, namespace, io);
   } finally {

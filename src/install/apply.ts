@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { installCrds } from '../kube/crds.js';
 import { isNotFound } from '../kube/errors.js';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
-import { FIELD_MANAGER } from '../kube/node-client.js';
+import { FIELD_MANAGER } from '../kube/apply.js';
 import { waitForWebhookConfigs } from './probe-wait.js';
 import {
   carryForeignSelectors,

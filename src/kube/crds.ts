@@ -1,7 +1,7 @@
 // Installs our CRDs into a cluster and waits until the API server serves them.
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import type { KubeHttp, KubeObject } from './http.js';
-import { applyObjects } from './node-client.js';
+import { applyObjects } from './apply.js';
 
 export function isEstablished(crd: V1CustomResourceDefinition): boolean {
   const conds = crd.status?.conditions ?? [];

@@ -1,9 +1,10 @@
 // A raw JSON client for the API server (Node only). We use it instead of client-node's typed
 // API classes because those re-serialise objects through their models, which silently drops
 // fields the models don't know (e.g. `x-kubernetes-int-or-string` in a CRD, or any field newer
-// than the client). Credentials and CA come from the kubeconfig via client-node.
+// than the client). Credentials and CA come from the kubeconfig (./kubeconfig.ts).
 import { Agent, request, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { connectionOfClientNode, loadKubeConnection, type KubeConnection } from './kubeconfig.js';
 import { KubeApiError } from './errors.js';
 import { listPageReader, type BodyReader, type ListPage } from './list-page.js';
 
@@ -45,13 +46,19 @@ export class KubeHttp {
     (this.base.agent as Agent | undefined)?.destroy();
   }
 
+  static connect(c: KubeConnection): KubeHttp {
+    const tls = { ca: c.ca, cert: c.cert, key: c.key, rejectUnauthorized: c.rejectUnauthorized, ...(c.servername ? { servername: c.servername } : {}) };
+    return new KubeHttp(c.server, { headers: { ...c.headers }, ...tls, agent: new Agent({ keepAlive: true, maxSockets: 32, ...tls }) });
+  }
+
+  /** A client for a kubeconfig file (see loadKubeConnection: $KUBECONFIG, ~/.kube/config or in-cluster when absent). */
+  static async fromKubeConfigFile(path?: string): Promise<KubeHttp> {
+    return KubeHttp.connect(await loadKubeConnection(path));
+  }
+
+  /** A client for a client-node KubeConfig (tests and tools that already hold one). */
   static async fromKubeConfig(kc: KubeConfig): Promise<KubeHttp> {
-    const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new Error('kubeconfig has no current cluster');
-    const opts: RequestOptions = { headers: {} };
-    await kc.applyToHTTPSOptions(opts);
-    opts.agent = new Agent({ keepAlive: true, maxSockets: 32, ca: opts.ca, cert: opts.cert, key: opts.key, rejectUnauthorized: opts.rejectUnauthorized });
-    return new KubeHttp(cluster.server.replace(/\/$/, ''), opts);
+    return KubeHttp.connect(await connectionOfClientNode(kc));
   }
 
   async request<T = unknown>(method: string, path: string, init: RequestInit = {}): Promise<T> {

@@ -1,0 +1,15 @@
+// client-node's reading of a kubeconfig, for the forms ./kubeconfig.ts leaves to it (exec and
+// auth-provider users, proxies, merged KUBECONFIG lists). Imported dynamically, so a process
+// whose kubeconfig needs none of that never evaluates the library.
+import { KubeConfig } from '@kubernetes/client-node';
+import { connectionOfClientNode, type KubeConnection } from './kubeconfig.js';
+
+export type ClientNodeSource = { file: string } | { text: string } | 'default';
+
+export function clientNodeConnection(source: ClientNodeSource): Promise<KubeConnection> {
+  const kc = new KubeConfig();
+  if (source === 'default') kc.loadFromDefault();
+  else if ('file' in source) kc.loadFromFile(source.file);
+  else kc.loadFromString(source.text);
+  return connectionOfClientNode(kc);
+}
