@@ -165,30 +165,19 @@ export class FakeKubelet {
     return o;
   }
 
-  /**
-   * One pass over every pod bound to our nodes. Exposed so tests can force a step. Each node's pods
-   * are written one after another and the nodes side by side, as one kubelet per node would.
-   */
+  /** One pass over every pod bound to our nodes. Exposed so tests can force a step. */
   async tick(): Promise<void> {
     if (this.nodes.size === 0) return;
     const pods = await this.kube.list<V1Pod & KubeObject>('v1', 'Pod', { fieldSelector: 'spec.nodeName!=' });
-    const byNode = new Map<string, (V1Pod & KubeObject)[]>();
     for (const pod of pods.items) {
       const node = pod.spec?.nodeName;
       if (!node || !this.nodes.has(node)) continue;
-      const onNode = byNode.get(node);
-      if (onNode) onNode.push(pod);
-      else byNode.set(node, [pod]);
-    }
-    await Promise.all([...byNode.values()].map(async (onNode) => {
-      for (const pod of onNode) {
-        try {
-          await this.syncPod(pod);
-        } catch (e) {
-          if (!isConflict(e) && !isNotFound(e)) this.errors.push(e);
-        }
+      try {
+        await this.syncPod(pod);
+      } catch (e) {
+        if (!isConflict(e) && !isNotFound(e)) this.errors.push(e);
       }
-    }));
+    }
   }
 
   private async syncPod(pod: V1Pod & KubeObject): Promise<void> {
