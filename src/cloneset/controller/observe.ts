@@ -8,7 +8,6 @@ import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { listDisruptionBudgets } from '../../workload/list-budgets.js';
 import { podListQuery } from '../../workload/pod-list-query.js';
-import { scopeNamespace, workloadsAndPods } from '../../workload/workloads-and-pods.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import type { PreDownloadJob } from './predownload.js';
@@ -41,35 +40,26 @@ const inScope = (scope: Scope, cs: CloneSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === cs.metadata.name && (o.namespace ?? '') === cs.metadata.namespace);
 
 export async function observeCloneSets(kube: KubeReader, scope: Scope, opts: { imagePullJobs?: boolean } = {}): Promise<CloneSetObserved> {
-  // The reads that need only the namespace go out with the CloneSets' when the scope names it.
-  const rest = (namespace: { namespace?: string }) => Promise.all([
-    kube.list<KubeObject>('v1', 'PersistentVolumeClaim', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
-    kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
-    listDisruptionBudgets(kube, namespace.namespace),
-    opts.imagePullJobs ? kube.list<KubeObject>('apps.kruise.io/v1alpha1', 'ImagePullJob', namespace) : undefined,
-  ]);
-  const inNamespace = scopeNamespace(scope);
-  const early = inNamespace === undefined ? undefined : rest({ namespace: inNamespace });
-  early?.catch(() => undefined); // awaited below unless no CloneSet is found
-  const { workloads: cloneSets, pods } = await workloadsAndPods(
-    kube, scope, CLONESET_KIND,
-    async () => ((await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND)).items as unknown as CloneSet[]).filter((cs) => inScope(scope, cs) && !(cs.metadata as { deletionTimestamp?: string }).deletionTimestamp),
-    // Narrowed to the selector only without volumeClaimTemplates: a pod relabelled out of the
-    // CloneSet still holds its instance id, which PVC reuse must not hand to a new pod.
-    (found) => podListQuery(found, INSTANCE_ID_LABEL, !found.some((cs) => cs.spec.volumeClaimTemplates?.length)),
-  );
+  const all = (await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND)).items as unknown as CloneSet[];
+  const cloneSets = all.filter((cs) => inScope(scope, cs) && !(cs.metadata as { deletionTimestamp?: string }).deletionTimestamp);
   if (!cloneSets.length) return { cloneSets, podsByOwner: new Map(), pvcsByOwner: new Map(), revisions: [], budgets: [] };
   const namespaces = [...new Set(cloneSets.map((cs) => cs.metadata.namespace))];
   // One namespace: LIST there; several: one LIST across the cluster.
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
   const spread = cloneSets.some((cs) => spreadTopologyKeys(cs).length > 0);
-  const [[pvcs, revisions, budgets, jobs], nodes] = await Promise.all([
-    early ?? rest(namespace),
+  const [pods, pvcs, revisions, budgets, nodes, jobs] = await Promise.all([
+    // Narrowed to the selector only without volumeClaimTemplates: a pod relabelled out of the
+    // CloneSet still holds its instance id, which PVC reuse must not hand to a new pod.
+    kube.list<KubeObject>('v1', 'Pod', podListQuery(cloneSets, INSTANCE_ID_LABEL, !cloneSets.some((cs) => cs.spec.volumeClaimTemplates?.length))),
+    kube.list<KubeObject>('v1', 'PersistentVolumeClaim', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
+    kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
+    listDisruptionBudgets(kube, namespace.namespace),
     spread ? kube.list<KubeObject>('v1', 'Node') : undefined,
+    opts.imagePullJobs ? kube.list<KubeObject>('apps.kruise.io/v1alpha1', 'ImagePullJob', namespace) : undefined,
   ]);
   return {
     cloneSets,
-    podsByOwner: byController(pods as unknown as Pod[], CLONESET_KIND),
+    podsByOwner: byController(pods.items as unknown as Pod[], CLONESET_KIND),
     pvcsByOwner: byController(pvcs.items as unknown as Pvc[], CLONESET_KIND),
     revisions: revisions.items as unknown as ControllerRevision[],
     budgets,

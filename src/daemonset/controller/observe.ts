@@ -4,7 +4,6 @@
 // expectations kept in memory.
 import type { KubeObject } from '../../kube/http.js';
 import { podListQuery, selectedPods } from '../../workload/pod-list-query.js';
-import { scopeNamespace, workloadsAndPods } from '../../workload/workloads-and-pods.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
@@ -24,27 +23,20 @@ const inScope = (scope: Scope, ds: DaemonSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === ds.metadata.name && (o.namespace ?? '') === ds.metadata.namespace);
 
 export async function observeDaemonSets(kube: KubeReader, scope: Scope): Promise<DaemonSetObserved> {
-  // The reads that need only the namespace (or nothing) go out with the DaemonSets' when the scope names it.
-  const rest = (namespace: { namespace?: string }) => Promise.all([
-    kube.list<KubeObject>('v1', 'Node'),
-    kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
-  ]);
-  const inNamespace = scopeNamespace(scope);
-  const early = inNamespace === undefined ? undefined : rest({ namespace: inNamespace });
-  early?.catch(() => undefined); // awaited below unless no DaemonSet is found
-  const { workloads: daemonSets, pods } = await workloadsAndPods(
-    kube, scope, DAEMONSET_KIND,
-    async () => ((await kube.list<KubeObject>(DAEMONSET_API_VERSION, DAEMONSET_KIND)).items as unknown as DaemonSet[]).filter((ds) => inScope(scope, ds) && !ds.metadata.deletionTimestamp),
-    (found) => podListQuery(found),
-  );
+  const all = (await kube.list<KubeObject>(DAEMONSET_API_VERSION, DAEMONSET_KIND)).items as unknown as DaemonSet[];
+  const daemonSets = all.filter((ds) => inScope(scope, ds) && !ds.metadata.deletionTimestamp);
   if (!daemonSets.length) return { daemonSets, nodes: [], podsByOwner: new Map(), revisions: [] };
   const namespaces = [...new Set(daemonSets.map((ds) => ds.metadata.namespace))];
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
-  const [nodes, revisions] = await (early ?? rest(namespace));
+  const [nodes, pods, revisions] = await Promise.all([
+    kube.list<KubeObject>('v1', 'Node'),
+    kube.list<KubeObject>('v1', 'Pod', podListQuery(daemonSets)),
+    kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
+  ]);
   return {
     daemonSets,
     nodes: nodes.items as unknown as Node[],
-    podsByOwner: selectedPods(daemonSets, byController(pods as unknown as Pod[], DAEMONSET_KIND)),
+    podsByOwner: selectedPods(daemonSets, byController(pods.items as unknown as Pod[], DAEMONSET_KIND)),
     revisions: revisions.items as unknown as ControllerRevision[],
   };
 }

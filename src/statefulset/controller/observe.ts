@@ -7,7 +7,6 @@ import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { listDisruptionBudgets } from '../../workload/list-budgets.js';
 import { podListQuery, selectedPods } from '../../workload/pod-list-query.js';
-import { scopeNamespace, workloadsAndPods } from '../../workload/workloads-and-pods.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StatefulSet } from '../types.js';
@@ -32,30 +31,21 @@ const inScope = (scope: Scope, set: StatefulSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === set.metadata.name && (o.namespace ?? '') === set.metadata.namespace);
 
 export async function observeStatefulSets(kube: KubeReader, scope: Scope): Promise<StatefulSetObserved> {
-  // The reads that need only the namespace go out with the StatefulSets' when the scope names it.
-  const rest = (namespace: { namespace?: string }) => Promise.all([
-    kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
-    listDisruptionBudgets(kube, namespace.namespace),
-  ]);
-  const inNamespace = scopeNamespace(scope);
-  const early = inNamespace === undefined ? undefined : rest({ namespace: inNamespace });
-  early?.catch(() => undefined); // awaited below unless no StatefulSet is found
-  const { workloads: sets, pods } = await workloadsAndPods(
-    kube, scope, STATEFULSET_KIND,
-    async () => ((await kube.list<KubeObject>(STATEFULSET_API_VERSION, STATEFULSET_KIND)).items as unknown as StatefulSet[]).filter((s) => inScope(scope, s) && !s.metadata.deletionTimestamp),
-    (found) => podListQuery(found, POD_NAME_LABEL),
-  );
+  const all = (await kube.list<KubeObject>(STATEFULSET_API_VERSION, STATEFULSET_KIND)).items as unknown as StatefulSet[];
+  const sets = all.filter((s) => inScope(scope, s) && !s.metadata.deletionTimestamp);
   if (!sets.length) return { sets, podsByOwner: new Map(), pvcs: new Map(), revisions: [], budgets: [] };
   const namespaces = [...new Set(sets.map((s) => s.metadata.namespace))];
   const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
   const claims = sets.some((s) => (s.spec.volumeClaimTemplates ?? []).length > 0);
-  const [[revisions, budgets], pvcs] = await Promise.all([
-    early ?? rest(namespace),
+  const [pods, revisions, budgets, pvcs] = await Promise.all([
+    kube.list<KubeObject>('v1', 'Pod', podListQuery(sets, POD_NAME_LABEL)),
+    kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
+    listDisruptionBudgets(kube, namespace.namespace),
     claims ? kube.list<KubeObject>('v1', 'PersistentVolumeClaim', namespace) : undefined,
   ]);
   return {
     sets,
-    podsByOwner: selectedPods(sets, byController(pods as unknown as Pod[], STATEFULSET_KIND, 'apps.kruise.io')),
+    podsByOwner: selectedPods(sets, byController(pods.items as unknown as Pod[], STATEFULSET_KIND, 'apps.kruise.io')),
     pvcs: new Map(((pvcs?.items ?? []) as unknown as Pvc[]).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p])),
     revisions: revisions.items as unknown as ControllerRevision[],
     budgets,
