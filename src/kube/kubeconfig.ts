@@ -101,7 +101,7 @@ export function inClusterConnection(env: Record<string, string | undefined>, rea
 export async function connectionOfClientNode(kc: ClientNodeKubeConfig): Promise<KubeConnection> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster');
-  const opts: { headers?: Record<string, unknown>; ca?: unknown; cert?: unknown; key?: unknown; rejectUnauthorized?: boolean; servername?: string } = { headers: {} };
+  const opts: { headers?: Record<string, unknown>; auth?: string; ca?: unknown; cert?: unknown; key?: unknown; rejectUnauthorized?: boolean; servername?: string } = { headers: {} };
   await kc.applyToHTTPSOptions(opts);
   const text = (v: unknown) => (v === undefined || v === null ? undefined : Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
   const namespace = kc.getContextObject(kc.getCurrentContext())?.namespace;
@@ -110,6 +110,8 @@ export async function connectionOfClientNode(kc: ClientNodeKubeConfig): Promise<
     rejectUnauthorized: opts.rejectUnauthorized !== false,
     headers: Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, String(v)])),
   };
+  // client-node gives basic auth as https' `auth` option; KubeHttp sends headers.
+  if (opts.auth && !conn.headers['Authorization']) conn.headers['Authorization'] = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
   for (const [k, v] of [['ca', text(opts.ca)], ['cert', text(opts.cert)], ['key', text(opts.key)]] as const) if (v !== undefined) conn[k] = v;
   if (opts.servername) conn.servername = opts.servername;
   if (namespace) conn.namespace = namespace;
