@@ -18,7 +18,7 @@ console.error(`dist/worker/index.js: ${worker.length} bytes, ${gzipSync(worker).
 
 // Node bundles: ESM with a require shim for the CommonJS dependencies of @kubernetes/client-node,
 // split so that client-node (only for kubeconfigs with exec or auth-provider users, see
-// src/kube/kubeconfig.ts) is a chunk of its own, loaded only then: ~24 MB less resident memory.
+// src/kube/kubeconfig.ts) is a chunk of its own, loaded only then: ~20 MB less resident memory.
 const nodeBundle = { bundle: true, splitting: true, platform: 'node' as const, format: 'esm' as const, target: 'node20', logLevel: 'warning' as const,
   banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" } };
 await build({

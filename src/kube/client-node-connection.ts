@@ -1,5 +1,5 @@
 // client-node's reading of a kubeconfig, for the forms ./kubeconfig.ts leaves to it (exec and
-// auth-provider users, proxies, merged KUBECONFIG lists). Imported dynamically, so a process
+// auth-provider users, merged KUBECONFIG lists, keys it does not know). Imported dynamically, so a process
 // whose kubeconfig needs none of that never evaluates the library.
 import { KubeConfig } from '@kubernetes/client-node';
 import { connectionOfClientNode, type KubeConnection } from './kubeconfig.js';
