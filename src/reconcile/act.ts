@@ -1,4 +1,4 @@
-// Applies a Plan: writes, then status, then events. A failed precondition is counted, not
+// Applies a Plan: writes, then status writes and events. A failed precondition is counted, not
 // retried — the next run observes and decides afresh — and never stops the other writes; only
 // `shouldContinue` (e.g. "do we still hold the lease?") does. Nothing here throws for API errors.
 import type { KubeHttp, KubeObject } from '../kube/http.js';
@@ -162,20 +162,25 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
   };
   const shouldContinue = opts.shouldContinue ? serialized(opts.shouldContinue) : async () => true;
   let stop = false;
-  /** Steps in order; with `stopOnFailure`, a failure leaves the rest unsent (reported as failed). */
-  const runSteps = async (group: Step[], stopOnFailure = false) => {
+  /**
+   * Steps in order; with `stopOnFailure`, a failure leaves the rest unsent (reported as failed).
+   * `missed` counts the steps (and chained updates) of this call that were not applied.
+   */
+  const runSteps = async (group: Step[], stopOnFailure = false, missed = { n: 0 }) => {
     for (const [i, step] of group.entries()) {
       if (stop || !(await shouldContinue())) {
         stop = true;
         result.stopped += 1;
+        missed.n += 1;
         continue;
       }
-      const count = (o: Outcome) => (o === 'applied' ? (result.applied += 1) : (result.conflicts += 1));
+      const count = (o: Outcome) => (o === 'applied' ? (result.applied += 1) : ((result.conflicts += 1), (missed.n += 1)));
       try {
         const o = await step.run(count);
         if (o) count(o);
       } catch (e) {
         // Includes broken I/O (no response): recorded like any other failure, the run goes on.
+        missed.n += 1;
         result.failed.push({ write: step.label, error: message(e) });
         if (stopOnFailure) {
           for (const rest of group.slice(i + 1)) result.failed.push({ write: rest.label, error: `not sent: ${step.label} failed before it` });
@@ -184,7 +189,7 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
       }
     }
   };
-  // Writes first, then status, then events (each concurrently across objects, in plan order per
+  // Writes first, then status and events (each concurrently across objects, in plan order per
   // object): status describes what the writes did, events narrate it.
   // Events that narrate writes, by the write's place in the plan: only those applied are told.
   const narrated: (EventNote | undefined)[] = [];
@@ -215,15 +220,23 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
     label: describeStatus(s),
     run: async (count) => (s.afterWrites && !writesDone ? 'conflict' : applyStatus(kube, s, fieldManager, count, record)),
   });
-  const statusPass = (writes: StatusWrite[]) => pool(groupByTarget(writes, (s) => statusKey(s.target)).map((g) => g.map(statusStep)), WRITE_CONCURRENCY, (g) => runSteps(g));
-  await statusPass(plan.status.filter((s) => !s.afterStatus));
+  const statusPass = (writes: StatusWrite[], missed?: { n: number }) =>
+    pool(groupByTarget(writes, (s) => statusKey(s.target)).map((g) => g.map(statusStep)), WRITE_CONCURRENCY, (g) => runSteps(g, false, missed));
+  // afterStatus writes spend the room that status writes to objects of their own kind free (pods
+  // put back in service), so they wait for those alone: the workload's own status write, which
+  // frees nothing, goes alongside them, and so do the events.
   const later = plan.status.filter((s) => s.afterStatus);
-  if (later.length && writesDone && result.conflicts === 0 && result.failed.length === 0 && result.stopped === 0) await statusPass(later);
-  else result.conflicts += later.length;
+  const laterKinds = new Set(later.map((s) => s.target.kind));
+  const first = plan.status.filter((s) => !s.afterStatus);
+  const gating = first.filter((s) => laterKinds.has(s.target.kind));
+  const alongside = statusPass(first.filter((s) => !laterKinds.has(s.target.kind)));
+  const missed = { n: 0 };
+  await statusPass(gating, missed);
+  const laterPass = later.length && writesDone && missed.n === 0 && !stop ? statusPass(later) : void (result.conflicts += later.length);
   const events = [...narrated.filter((e): e is EventNote => e !== undefined), ...plan.events];
-  await runSteps(events.map((e) => ({
+  await Promise.all([alongside, laterPass, runSteps(events.map((e) => ({
     label: describeEvent(e),
     run: async (): Promise<Outcome> => ((await recordEvent(kube, e, { component: opts.component, now: opts.now() })) === 'dropped' ? 'conflict' : 'applied'),
-  })));
+  })))]);
   return result;
 }

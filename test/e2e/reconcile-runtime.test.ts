@@ -331,6 +331,14 @@ describe('applyPlan', () => {
     const fresh = await kube.get<PodObj>('v1', 'Pod', second.metadata.name, ns);
     expect(await act({ status: [write(fresh, 'True', { afterStatus: true }), write(first, 'False')] })).toMatchObject({ applied: 0, conflicts: 2, failed: [] });
     expect([await condition(first), await condition(second)]).toEqual(['True', 'False']);
+    // Only status writes to its own kind hold it back: a stale write of another kind's status (a
+    // workload's, which puts no pod back in service) goes alongside it and does not stop it.
+    const rd = await getDistribution();
+    await kube.patch(rd, { status: { failed: 5 } }, 'merge', 'status');
+    const current = async (p: PodObj) => kube.get<PodObj>('v1', 'Pod', p.metadata.name, ns);
+    const staleWorkload: Plan['status'][number] = { target: { apiVersion: RD_API, kind: 'ResourceDistribution', name: rdName }, status: { desired: 98 }, resourceVersion: rd.metadata.resourceVersion, reason: 'test' };
+    expect(await act({ status: [write(await current(second), 'True', { afterStatus: true }), staleWorkload, write(await current(first), 'False')] })).toMatchObject({ applied: 2, conflicts: 1, failed: [] });
+    expect([await condition(first), await condition(second)]).toEqual(['False', 'True']);
   });
 
   it('an update with a stale resourceVersion is a conflict and is not applied', async () => {
