@@ -232,7 +232,9 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
   const alongside = statusPass(first.filter((s) => !laterKinds.has(s.target.kind)));
   const missed = { n: 0 };
   await statusPass(gating, missed);
-  const laterPass = later.length && writesDone && missed.n === 0 && !stop ? statusPass(later) : void (result.conflicts += later.length);
+  const gateHeld = writesDone && missed.n === 0 && !stop;
+  if (!gateHeld) result.conflicts += later.length;
+  const laterPass = gateHeld ? statusPass(later) : undefined;
   const events = [...narrated.filter((e): e is EventNote => e !== undefined), ...plan.events];
   await Promise.all([alongside, laterPass, runSteps(events.map((e) => ({
     label: describeEvent(e),
