@@ -242,6 +242,21 @@ describe('admit: chaining and verdicts', () => {
   });
 });
 
+describe('admit: what was admitted', () => {
+  const update = (options: unknown) => reviewBody({ operation: 'UPDATE', oldObject: pod(), options });
+  const admitted = async (body: string) => (await admit(endpoint('validating', []), body, { clusterId: 'prod', state: stateOf(), now: NOW, budgetMs: 1_000 })).admitted;
+
+  it('an update sent as a PUT (UpdateOptions) is conditional: it fails rather than being applied again on a conflict', async () => {
+    expect(await admitted(update({ kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' }))).toMatchObject({ operation: 'UPDATE', conditional: true });
+  });
+
+  it('a patch (PatchOptions), a create, and an update without options are not', async () => {
+    expect((await admitted(update({ kind: 'PatchOptions', apiVersion: 'meta.k8s.io/v1' })))?.conditional).toBeUndefined();
+    expect((await admitted(update(undefined)))?.conditional).toBeUndefined();
+    expect((await admitted(reviewBody({ options: { kind: 'UpdateOptions' } })))?.conditional).toBeUndefined();
+  });
+});
+
 describe('admit: namespace fill (../shared/SEMANTICS.md §1.2)', () => {
   const body = reviewBody({ object: pod({ name: 'web-0', labels: { app: 'web' } }) });
 

@@ -34,6 +34,13 @@ export type Admitted = {
   operation: AdmissionInput['operation'];
   dryRun: boolean;
   allowed: boolean;
+  /**
+   * A PUT, not a patch. Clients send the resourceVersion they read with it, so should another
+   * write commit first, the API server refuses it with a conflict instead of applying it again to
+   * the newer object (as it does a patch). A PUT sent without a resourceVersion is applied again
+   * too, but the review cannot tell it apart (the API server fills the version in), and it is rare.
+   */
+  conditional?: true;
 };
 
 /** An AdmissionReview (HTTP 200), or an error for a body that is not one (HTTP 400 or 413). */
@@ -81,7 +88,13 @@ function admittedOf(input: AdmissionInput, allowed: boolean): Admitted {
     operation: input.operation,
     dryRun: input.dryRun,
     allowed,
+    ...(isConditionalPut(input) ? { conditional: true as const } : {}),
   };
+}
+
+/** An UPDATE sent as a PUT: its options are UpdateOptions (a patch's are PatchOptions). */
+function isConditionalPut(input: AdmissionInput): boolean {
+  return input.operation === 'UPDATE' && (input.options as { kind?: unknown } | undefined)?.kind === 'UpdateOptions';
 }
 
 /** Whether a handler registered with `match` sees this request. */

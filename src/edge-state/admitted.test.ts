@@ -51,7 +51,7 @@ describe('scale subresource', () => {
   const scaled = req({ group: 'autoscaling', kind: 'Scale', subResource: 'scale', operation: 'UPDATE', namespace: 'ns', resource: { group: 'apps', resource: 'deployments' }, object: scale(7, '5'), oldObject: scale(3, '5') });
 
   it('writes the new replicas into the collections of the scaled kind, based on its version', () => {
-    expect(admittedWrites(specs, scaled, 9)).toEqual([{ collection: 'workloadspread-deployments', key: 'ns/web', replicas: 7, baseVersion: '5', admittedAt: 9 }]);
+    expect(admittedWrites(specs, scaled, 9)).toEqual([{ collection: 'workloadspread-deployments', key: 'ns/web', replicas: 7, baseVersion: '5', basedOn: '5', admittedAt: 9 }]);
     expect(admittedWrites(specs, { ...scaled, resource: { group: 'apps', resource: 'daemonsets' } }, 9)).toEqual([]);
   });
 
@@ -143,5 +143,47 @@ describe('settling against what a push holds', () => {
     expect(settledBy(overlay, 101, before)).toEqual([]);
     const after = new Map([['created', item('created', '9')], ['updated', item('updated', '8')]]);
     expect(settledBy(overlay, 101, after)).toEqual(['created', 'updated', 'deleted']);
+  });
+});
+
+describe('writes admitted against the same version (one of them will not commit)', () => {
+  const pod = (phase: string, rv: string) => ({ metadata: { name: 'p', namespace: 'ns', resourceVersion: rv }, status: { phase } });
+  const update = (from: string, to: string, rv: string, conditional: boolean): AdmittedRequest =>
+    req({ operation: 'UPDATE', namespace: 'ns', endpoint: OBSERVER, object: pod(to, rv), oldObject: pod(from, rv), ...(conditional ? { conditional } : {}) });
+  // The pods deletion protection follows: their phase is what it reads.
+  const OBSERVER = 'observe-protected';
+  const podSpecs = specs.filter((s) => s.name === 'cascading-pods');
+  const recorded = (...requests: AdmittedRequest[]) => {
+    const overlays = new Map<string, Overlay>();
+    for (const r of requests) recordWrites(overlays, admittedWrites(podSpecs, r, 1));
+    return withOverlay(new Map(), overlays.get('cascading-pods')).map((i) => (i as { phase?: string }).phase);
+  };
+
+  it('a write carries the version it was admitted against, and whether it was a PUT', () => {
+    expect(admittedWrites(podSpecs, update('Pending', 'Running', '7', true), 1)[0]).toMatchObject({ basedOn: '7', conditional: true });
+    expect(admittedWrites(podSpecs, update('Pending', 'Running', '7', false), 1)[0]).toMatchObject({ basedOn: '7' });
+    expect(admittedWrites(podSpecs, update('Pending', 'Running', '7', false), 1)[0]!.conditional).toBeUndefined();
+    expect(admittedWrites(podSpecs, req({ namespace: 'ns', endpoint: OBSERVER, object: pod('Pending', '') }), 1)[0]!.basedOn).toBeUndefined();
+  });
+
+  it('a PUT from the version an earlier write was admitted against does not replace it: it fails with a conflict', () => {
+    // A user's patch marks the pod Pending → Unknown; a kubelet's PUT from the same read loses.
+    expect(recorded(update('Pending', 'Unknown', '7', false), update('Pending', 'Running', '7', true))).toEqual(['Unknown']);
+    // ... and so does one from an older read.
+    expect(recorded(update('Pending', 'Unknown', '8', false), update('Pending', 'Running', '7', true))).toEqual(['Unknown']);
+  });
+
+  it('a patch from the same version replaces it (had it lost, it would be admitted again); so does any write from a newer version', () => {
+    expect(recorded(update('Pending', 'Running', '7', true), update('Pending', 'Unknown', '7', false))).toEqual(['Unknown']);
+    expect(recorded(update('Pending', 'Unknown', '7', false), update('Unknown', 'Running', '8', true))).toEqual(['Running']);
+  });
+
+  it('a PUT after a write with no version (a create) replaces it', () => {
+    expect(recorded(req({ namespace: 'ns', endpoint: OBSERVER, object: pod('Pending', '') }), update('Pending', 'Running', '7', true))).toEqual(['Running']);
+  });
+
+  it('versions that are not numbers are compared for equality only', () => {
+    expect(recorded(update('Pending', 'Unknown', 'b', false), update('Pending', 'Running', 'b', true))).toEqual(['Unknown']);
+    expect(recorded(update('Pending', 'Unknown', 'b', false), update('Pending', 'Running', 'a', true))).toEqual(['Running']);
   });
 });

@@ -27,6 +27,10 @@ export type AdmittedWrite = {
   replicas?: number;
   /** The item's version before this write (updates and deletes): a push showing another has moved past it. */
   baseVersion?: string;
+  /** The object's resourceVersion the request was admitted against (updates and deletes). */
+  basedOn?: string;
+  /** The request was a PUT carrying that resourceVersion: if another write commits first, it fails. */
+  conditional?: true;
   admittedAt: number;
 };
 
@@ -45,6 +49,8 @@ export type AdmittedRequest = {
   resource?: { group: string; resource: string };
   /** The endpoint's path the request came in at (a collection may take writes from one observer only). */
   endpoint?: string;
+  /** A PUT that carried the resourceVersion it was based on (dispatch.ts, `Admitted`). */
+  conditional?: boolean;
 };
 
 /** What a collection's own write-through makes of a request: an item put, or one removed by key. */
@@ -71,7 +77,13 @@ const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.s
  */
 export function admittedWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, now: number): AdmittedWrite[] {
   if (req.dryRun || req.operation === 'CONNECT') return [];
-  if (req.subResource === 'scale') return scaleWrites(specs, req, now);
+  const writes = req.subResource === 'scale' ? scaleWrites(specs, req, now) : objectWrites(specs, req, now);
+  const basedOn = asObj(asObj(req.oldObject).metadata).resourceVersion;
+  if (typeof basedOn !== 'string' || !basedOn) return writes;
+  return writes.map((w) => ({ ...w, basedOn, ...(req.conditional ? { conditional: true as const } : {}) }));
+}
+
+function objectWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, now: number): AdmittedWrite[] {
   const writes: AdmittedWrite[] = [];
   for (const spec of specs) {
     if (spec.writeThrough) {
@@ -177,6 +189,7 @@ export function recordWrites(overlays: Map<string, Overlay>, writes: readonly Ad
   const stored: AdmittedWrite[] = [];
   for (const w of writes) {
     const o = overlays.get(w.collection) ?? new Map<string, AdmittedWrite>();
+    if (losesTo(o.get(w.key), w)) continue;
     const entry = w.replicas === undefined ? w : scaledOnto(o.get(w.key), w);
     if (!entry) continue;
     o.set(w.key, entry);
@@ -184,6 +197,27 @@ export function recordWrites(overlays: Map<string, Overlay>, writes: readonly Ad
     stored.push(entry);
   }
   return stored;
+}
+
+/**
+ * Whether a write cannot have committed over the one already recorded. Validating webhooks see
+ * requests in the order they were admitted, not committed: two writes admitted against the same
+ * resourceVersion race to etcd, and only one commits as admitted. The loser of a patch (or of an
+ * unconditional PUT) is applied again to the winner and admitted again, against a newer version,
+ * so it comes back here; the loser of a conditional PUT just fails with a conflict. So a
+ * conditional write based on a version the recorded write was based on too (or an older one)
+ * does not replace it: it is a writer acting on a stale read (a controller whose cache lags, a
+ * kubelet racing a user), and the first write admitted is the one that reached etcd first.
+ */
+function losesTo(recorded: AdmittedWrite | undefined, w: AdmittedWrite): boolean {
+  if (!recorded?.basedOn || !w.conditional || !w.basedOn) return false;
+  return !newerVersion(w.basedOn, recorded.basedOn);
+}
+
+/** resourceVersions are etcd revisions in practice; compared as numbers when both are, else only for equality. */
+function newerVersion(a: string, than: string): boolean {
+  if (/^\d+$/.test(a) && /^\d+$/.test(than)) return BigInt(a) > BigInt(than);
+  return a !== than;
 }
 
 /** A scale on top of an earlier write: the item it put, rescaled; nothing on a deletion. */

@@ -141,6 +141,9 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
       log(`${reconciler.kind}: lost lease ${namespace}/${name} before acting; the next run decides afresh`);
       return { acted: false, plan };
     }
+    // The edge's budgets first: once status shows an allowance, the webhooks that spend it must
+    // see it too (a user reads the PUB's status, then drains).
+    const ledgerResult = await applyLedgerWrites(plan, opts.ledgers, (m) => log(`${reconciler.kind}: ${m}`));
     const result = await applyPlan(kube, plan, {
       component: COMPONENT,
       now,
@@ -148,10 +151,9 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
     });
     if (result.stopped) {
       log(`${reconciler.kind}: lost lease ${namespace}/${name}; ${result.stopped} planned writes left for the next run`);
-      return { acted: true, plan, ...result };
+      return { acted: true, plan, ...result, applied: result.applied + ledgerResult.applied, failed: [...result.failed, ...ledgerResult.failed] };
     }
     if (result.skipped) log(`${reconciler.kind}: ${result.skipped} slow-start writes not sent after a failure in their batch; the next run decides afresh`);
-    const ledgerResult = await applyLedgerWrites(plan, opts.ledgers, (m) => log(`${reconciler.kind}: ${m}`));
     const failed = [...result.failed, ...ledgerResult.failed];
     const clean = result.conflicts === 0 && failed.length === 0 && result.skipped === 0;
     return { acted: true, plan, applied: result.applied + ledgerResult.applied, conflicts: result.conflicts, failed, ...(clean ? { wrote: result.written } : {}) };

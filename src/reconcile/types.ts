@@ -94,8 +94,9 @@ export type EventNote = {
 
 /**
  * An operation on an edge ledger (src/edge-state/ledger.ts), e.g. resyncing a budget with what the
- * reconciler observed. Applied after the API writes, in plan order; a run without ledgers (no
- * edge configured) skips them and says so.
+ * reconciler observed. Applied before the API writes, in plan order, so that a status showing an
+ * allowance never runs ahead of the edge that enforces it; a run without ledgers (no edge
+ * configured) skips them and says so.
  */
 export type LedgerWrite = { ref: LedgerRef; op: string; request: unknown; reason: string };
 

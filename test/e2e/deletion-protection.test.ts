@@ -11,8 +11,10 @@ import { KubeApiError } from '../../src/kube/errors.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { stateCollections } from '../../src/registry.js';
 import { deniedBy } from './support/disrupt.js';
-import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
+import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
+import { startGate, type Gate } from './support/gate-webhook.js';
+import { caPem } from './support/tls.js';
 
 const LABEL = 'policy.kruise.io/delete-protection';
 const VDELETE = 'vdelete.kruise-serverless.io';
@@ -123,7 +125,64 @@ describe('Namespaces', () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'job', namespace: ns } };
     await env.kube.create({ ...pod, spec: { automountServiceAccountToken: false, restartPolicy: 'Never', containers: [{ name: 'main', image: 'app:1' }] } });
     expect(await tryDelete(nsObj(ns))).toBe(refused(403, `${PREFIX}=Cascading and active pods 1>0`));
-    await env.kube.patch(pod, { status: { phase: 'Succeeded' } }, 'merge', 'status');
+    // The pod is scheduled, runs and exits on the fake kubelet; the user sees it finished, then deletes.
+    env.kubelet.completePod(ns, 'job');
+    await eventually('the pod Succeeded', async () => ((await env.kube.get<Pod>('v1', 'Pod', 'job', ns)).status?.phase === 'Succeeded' ? true : undefined), 30_000, 20);
+    expect(await tryDelete(nsObj(ns))).toBe('deleted');
+  });
+});
+
+describe('two status writes admitted against one version', () => {
+  // Validating webhooks see writes in the order they are admitted, not committed. Here a user's
+  // patch marks a pod Succeeded while a kubelet's PUT from the same read would mark it Running:
+  // a gate webhook holds both after admission, lets the patch commit, then the PUT, which fails
+  // with a conflict. The edge saw the PUT last; it must still hold the pod as finished.
+  const GATE = `dp-e2e-gate-${Math.random().toString(36).slice(2, 8)}`;
+  let gate: Gate;
+
+  beforeAll(async () => {
+    gate = await startGate();
+    await env.kube.create({
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: GATE },
+      webhooks: [{
+        name: 'gate.dp-e2e.kruise-serverless.io', admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Fail', timeoutSeconds: 15,
+        clientConfig: { url: gate.url, caBundle: Buffer.from(caPem()).toString('base64') },
+        rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'], operations: ['UPDATE'] }],
+        namespaceSelector: { matchLabels: { [GATE]: 'yes' } },
+      }],
+    });
+  });
+
+  afterAll(async () => {
+    await env.kube.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: GATE } }).catch(() => undefined);
+    await gate?.close();
+  });
+
+  it('the PUT that lost does not bring the pod back: the namespace is deleted — with no push', async () => {
+    const ns = await createNamespace(kc, 'dp', { [LABEL]: 'Cascading', [GATE]: 'yes' });
+    extraNamespaces.push(ns);
+    const ref = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'job', namespace: ns } };
+    // Never scheduled, so only this test writes its status.
+    await env.kube.create({ ...ref, spec: { schedulerName: 'dp-e2e-nobody', automountServiceAccountToken: false, restartPolicy: 'Never', containers: [{ name: 'main', image: 'app:1' }] } });
+    // The API server takes up a new webhook configuration a moment later: an unchanged status write shows when.
+    await eventually('the gate webhook in effect', async () => {
+      await env.kube.patch(ref, { status: { phase: 'Pending' } }, 'merge', 'status');
+      return gate.seen > 0 ? true : undefined;
+    }, 30_000, 50);
+    expect(await tryDelete(nsObj(ns))).toBe(refused(403, `${PREFIX}=Cascading and active pods 1>0`));
+
+    const read = await env.kube.get<Pod>('v1', 'Pod', 'job', ns);
+    gate.holdNext(2);
+    const patched = env.kube.patch(ref, { status: { phase: 'Succeeded' } }, 'merge', 'status');
+    await gate.held(1);
+    const stale = env.kube.replace({ ...read, apiVersion: 'v1', kind: 'Pod', status: { ...read.status, phase: 'Running' } }, 'status').then(() => 'ok', (e: unknown) => (e instanceof KubeApiError ? e.status : e));
+    await gate.held(2);
+    gate.release(0);
+    await patched;
+    gate.release(1);
+    expect(await stale).toBe(409);
+    expect((await env.kube.get<Pod>('v1', 'Pod', 'job', ns)).status?.phase).toBe('Succeeded');
+
     expect(await tryDelete(nsObj(ns))).toBe('deleted');
   });
 });

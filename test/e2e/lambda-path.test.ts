@@ -48,6 +48,13 @@ afterAll(async () => {
 const runsOf = (kind: string, name: string) =>
   lambda.summaries.flatMap((s) => s.runs.filter((r) => r.reconciler === kind && (r.scope === 'all' || r.scope.some((o) => o.endsWith(`/${name}`) || o === name))));
 
+/**
+ * Waits for a Lambda run of `kind` over `name` that wrote something. Its summary is recorded when
+ * the handler returns, a moment after its last write is already visible to the test.
+ */
+const lambdaActedOn = (kind: string, name: string) =>
+  eventually(`a Lambda run of ${kind} ${name} that wrote`, async () => (runsOf(kind, name).some((r) => r.acted && r.applied > 0) ? true : undefined), 10_000, 20);
+
 /** The outcome of an eviction: 'evicted', or the status code the client sees. */
 const evict = async (pod: string): Promise<string> => {
   const a = await evictPod(env.kube, env.ns, pod);
@@ -70,7 +77,7 @@ describe('SidecarSet', () => {
       const now = await env.kube.get<Pod>('v1', 'Pod', pod.metadata.name, env.ns);
       return now.spec?.containers.find((c) => c.name === 'proxy')?.image === 'proxy:2' ? now : undefined;
     }, 30_000, 50);
-    expect(runsOf('SidecarSet', 'lp-sidecar').some((r) => r.acted && r.applied > 0)).toBe(true);
+    await lambdaActedOn('SidecarSet', 'lp-sidecar');
     await env.kube.delete(sidecarSet);
   });
 });
@@ -144,7 +151,7 @@ describe('CloneSet', () => {
       return got.status?.readyReplicas === 2 ? got.status : undefined;
     }, 30_000, 50);
     expect(status.replicas).toBe(2);
-    expect(runsOf('CloneSet', 'lp-clones').some((r) => r.acted && r.applied > 0)).toBe(true);
+    await lambdaActedOn('CloneSet', 'lp-clones');
   });
 });
 
@@ -172,7 +179,7 @@ describe('Advanced StatefulSet', () => {
     }, 60_000, 20);
     expect(order.slice(0, 3).sort()).toEqual(['lp-asts-2', 'lp-asts-3', 'lp-asts-4']);
     expect(new Map(pods.map((p) => [p.metadata.name, p.metadata.uid]))).toEqual(uids);
-    expect(runsOf('StatefulSet', 'lp-asts').some((r) => r.acted && r.applied > 0)).toBe(true);
+    await lambdaActedOn('StatefulSet', 'lp-asts');
   });
 });
 

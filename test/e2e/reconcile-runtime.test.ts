@@ -268,7 +268,7 @@ describe('ledgers', () => {
     },
   });
 
-  it('observe reads the edge’s ledgers; the plan’s ledger writes are applied after the API writes', async () => {
+  it('observe reads the edge’s ledgers, and the plan’s ledger writes are applied', async () => {
     const ledgers = new MemoryLedgers([counterLedger]);
     const first = await run(budgetReconciler(3), shard('ledger'), { ledgers });
     expect(first).toMatchObject({ acted: true, applied: 1, failed: [] });
@@ -276,6 +276,25 @@ describe('ledgers', () => {
     expect(await ledgers.apply<CounterBudget>(ref, 'read', undefined)).toMatchObject({ limit: 3 });
     // Level-triggered: the next run reads the ledger, finds it right and plans nothing.
     expect((await run(budgetReconciler(3), shard('ledger'), { ledgers })).plan).toEqual(emptyPlan());
+  });
+
+  it('ledger writes go before the API writes: a status showing a budget never runs ahead of the edge enforcing it', async () => {
+    const memory = new MemoryLedgers([counterLedger]);
+    const marker = `ledger-order-${RUN}`;
+    let markerAtLedgerWrite: string | undefined;
+    const ledgers = {
+      async apply<R>(r: typeof ref, op: string, req: unknown): Promise<R> {
+        if (op !== 'read') markerAtLedgerWrite = await getConfigMap(marker).then(() => 'present', (e: unknown) => (isNotFound(e) ? 'absent' : String(e)));
+        return memory.apply<R>(r, op, req);
+      },
+    };
+    const writesMarker: Reconciler<{ seen: CounterBudget | null | undefined }> = {
+      ...budgetReconciler(7),
+      decide: (o, now) => ({ ...budgetReconciler(7).decide(o, now), writes: [{ op: 'create', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: marker, namespace: ns } }, reason: 'the status stand-in' }] }),
+    };
+    expect(await run(writesMarker, shard('ledger-order'), { ledgers })).toMatchObject({ acted: true, applied: 2, failed: [] });
+    expect(markerAtLedgerWrite).toBe('absent');
+    await getConfigMap(marker);
   });
 
   it('without an edge, ledger writes are skipped and said so; a failing one is reported, not thrown', async () => {
