@@ -29,7 +29,7 @@ export type AdmittedWrite = {
   baseVersion?: string;
   /** The object's resourceVersion the request was admitted against (updates and deletes). */
   basedOn?: string;
-  /** The request was a PUT carrying that resourceVersion: if another write commits first, it fails. */
+  /** The request was a PUT: had another write committed first, it failed with a conflict. */
   conditional?: true;
   admittedAt: number;
 };
@@ -49,7 +49,7 @@ export type AdmittedRequest = {
   resource?: { group: string; resource: string };
   /** The endpoint's path the request came in at (a collection may take writes from one observer only). */
   endpoint?: string;
-  /** A PUT that carried the resourceVersion it was based on (dispatch.ts, `Admitted`). */
+  /** A PUT, not a patch (dispatch.ts, `Admitted.conditional`). */
   conditional?: boolean;
 };
 
@@ -207,7 +207,8 @@ export function recordWrites(overlays: Map<string, Overlay>, writes: readonly Ad
  * so it comes back here; the loser of a conditional PUT just fails with a conflict. So a
  * conditional write based on a version the recorded write was based on too (or an older one)
  * does not replace it: it is a writer acting on a stale read (a controller whose cache lags, a
- * kubelet racing a user), and the first write admitted is the one that reached etcd first.
+ * kubelet racing a user). Only two PUTs in flight at once stay ambiguous; the first admitted is
+ * the likelier to have reached etcd first, and the next write or push settles it either way.
  */
 function losesTo(recorded: AdmittedWrite | undefined, w: AdmittedWrite): boolean {
   if (!recorded?.basedOn || !w.conditional || !w.basedOn) return false;
