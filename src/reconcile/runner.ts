@@ -149,14 +149,15 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
       now,
       shouldContinue: () => (fresh() ? true : renew()),
     });
+    const applied = result.applied + ledgerResult.applied;
+    const failed = [...result.failed, ...ledgerResult.failed];
     if (result.stopped) {
       log(`${reconciler.kind}: lost lease ${namespace}/${name}; ${result.stopped} planned writes left for the next run`);
-      return { acted: true, plan, ...result, applied: result.applied + ledgerResult.applied, failed: [...result.failed, ...ledgerResult.failed] };
+      return { acted: true, plan, ...result, applied, failed };
     }
     if (result.skipped) log(`${reconciler.kind}: ${result.skipped} slow-start writes not sent after a failure in their batch; the next run decides afresh`);
-    const failed = [...result.failed, ...ledgerResult.failed];
     const clean = result.conflicts === 0 && failed.length === 0 && result.skipped === 0;
-    return { acted: true, plan, applied: result.applied + ledgerResult.applied, conflicts: result.conflicts, failed, ...(clean ? { wrote: result.written } : {}) };
+    return { acted: true, plan, applied, conflicts: result.conflicts, failed, ...(clean ? { wrote: result.written } : {}) };
   };
   let outcome: Outcome;
   try {
