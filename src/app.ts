@@ -36,7 +36,7 @@ import type { ChangeDebouncer, ChangeEvent, ChangeSink, ClusterState, Collection
 import { workloadPodEvent } from './edge-state/workload-pods.js';
 import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { admittedWrites, type AdmittedWrite } from './edge-state/admitted.js';
-import { withWriteThrough } from './edge-state/write-through.js';
+import { withWriteThrough } from './admission/write-through.js';
 
 export type CredentialRotation = { credential: 'webhookSecrets' | 'syncTokens'; sha256: string; now: number; overlapMs: number };
 

@@ -4,7 +4,7 @@
 // SidecarSet, then PUB on pod CREATE).
 import { ENDPOINT_CATALOG } from './admission/endpoints.js';
 import type { LedgerKind } from './edge-state/ledger.js';
-import type { Feature } from './edge-state/contracts.js';
+import type { Feature } from './feature.js';
 import type { CollectionSpec, RelatedObjects, WorkloadPods } from './edge-state/contracts.js';
 import { workloadPodSelectors } from './edge-state/workload-pods.js';
 import type { Explainer, WebhookEndpoint } from './admission/types.js';

@@ -10,7 +10,7 @@ import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
 import { FEATURES, changeKinds, ledgerKinds, relatedObjects, workloadPods } from '../../src/registry.js';
 import { TimerDebouncer } from '../../src/edge-state/timer-debouncer.js';
-import { type Feature } from '../../src/edge-state/contracts.js';
+import { type Feature } from '../../src/feature.js';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import { edgeFromEnv, livePorts } from '../node/ports.js';

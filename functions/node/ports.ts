@@ -10,7 +10,7 @@ import type { EdgeTarget } from '../../src/edge-state/push.js';
 import type { ClusterState } from '../../src/edge-state/contracts.js';
 import { KubeHttp } from '../../src/kube/http.js';
 import { featureExplainers, stateCollections, webhookEndpoints } from '../../src/registry.js';
-import { type Feature } from '../../src/edge-state/contracts.js';
+import { type Feature } from '../../src/feature.js';
 
 export type LivePortsConfig = {
   /** JSON array of ClusterCredentials. */

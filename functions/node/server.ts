@@ -13,7 +13,7 @@ import { MemoryLedgers } from '../../src/edge-state/ledger.js';
 import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import type { EdgeTarget } from '../../src/edge-state/push.js';
 import { FEATURES, ledgerKinds } from '../../src/registry.js';
-import { type Feature } from '../../src/edge-state/contracts.js';
+import { type Feature } from '../../src/feature.js';
 import { edgeFromEnv, livePorts } from './ports.js';
 
 export type NodeServerOptions = {

@@ -4,7 +4,7 @@
 import type { ExecutionContext, Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
 import { changeKinds, featureExplainers, ledgerKinds, relatedObjects, stateCollections, webhookEndpoints, workloadPods } from '../../src/registry.js';
-import { type Feature } from '../../src/edge-state/contracts.js';
+import { type Feature } from '../../src/feature.js';
 import { edgePorts } from './edge-ports.js';
 import type { Env } from './platform.js';
 

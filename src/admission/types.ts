@@ -3,8 +3,9 @@
 // (src/edge-state/contracts.ts), and returns a Verdict. The framework owns HTTP, AdmissionReview
 // parsing, JSON Patch and fallbacks.
 import type { ClusterState } from '../edge-state/contracts.js';
+import type { Operation } from '../kube/admission-operation.js';
 
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+export type { Operation };
 
 export type GroupVersionKind = { group: string; version: string; kind: string };
 export type GroupVersionResource = { group: string; version: string; resource: string };

@@ -5,7 +5,7 @@
 // src/reconcile/all.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
 import type { AdmittedRequest } from '../edge-state/admitted.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { isRecord } from '../kube/validation.js';
 import { ACJ_API_VERSION, ACJ_KIND, type Metadata } from './types.js';
 import { ACJ_MATCH, defaultAdvancedCronJobHandler, validateAdvancedCronJobHandler } from './webhook.js';

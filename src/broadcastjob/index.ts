@@ -4,7 +4,7 @@
 // (labelled `broadcastjob-name` by OpenKruise and by us) that wake its controller. The reconciler
 // itself (./controller/reconciler.ts) is listed in src/reconcile/all.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, JOB_NAME_LABEL } from './types.js';
 import { BROADCASTJOB_MATCH, defaultBroadcastJobHandler, validateBroadcastJobHandler } from './webhook.js';
 

@@ -1,6 +1,6 @@
 // CloneSet: the feature's registration. So far its webhooks: defaulting and validation
 // (OpenKruise's defaults, rules and messages), and the pod status changes of its pods that wake its controller. Web APIs only.
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL } from './types.js';
 import { defaultCloneSetHandler, VALIDATE_CLONESET_MATCH, validateCloneSetHandler } from './webhook.js';
 

@@ -3,7 +3,7 @@
 // controller on Lambda, and the pod status changes of its pods that wake its controller. The
 // reconciler itself (./controller/reconciler.ts) is listed in src/reconcile/all.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DAEMONSET_NAME_LABEL } from './types.js';
 import { DAEMONSET_MATCH, defaultDaemonSetHandler, validateDaemonSetHandler } from './webhook.js';
 

@@ -7,7 +7,7 @@
 // the `observe-protected` observer keeps exact between pushes (dependents.ts). The pusher and the
 // live reader call `compute`.
 import type { CollectionSpec } from '../edge-state/contracts.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { COUNTS_COLLECTION, computeProtectionCounts } from './counts.js';
 import { cascadingPods, cascadingPvcs } from './dependents.js';
 import { deletionProtectionHandler } from './webhook.js';

@@ -10,7 +10,7 @@
 // write reaching etcd (other validating webhooks run in parallel with ours) and clock skew
 // between the edge and the reconciler; a push listed within it leaves the write in place.
 import type { CollectionSpec } from './contracts.js';
-import type { Operation } from '../admission/types.js';
+import type { Operation } from '../kube/admission-operation.js';
 import { itemKey, type SyncItem } from './sync.js';
 import { asObj, type Obj } from '../kube/projection.js';
 import { inSelection } from './list-selection.js';

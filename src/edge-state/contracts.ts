@@ -1,9 +1,9 @@
 // The contracts between the features, the webhook framework and wherever cluster state is held:
 // the collections a feature reads (CollectionSpec) and their snapshots, the read-only state
-// handlers get (ClusterState: pushed to the edge, or read live), the change events that make
-// reconcilers run, and a feature's whole registration (Feature).
-import type { Explainer, RegisteredHandler } from '../admission/types.js';
-import type { LedgerKind, Ledgers } from './ledger.js';
+// handlers get (ClusterState: pushed to the edge, or read live), and the change events that make
+// reconcilers run. A feature's whole registration, which also names its handlers, is one layer up
+// (src/feature.ts): edge state is below the webhook framework and never imports it.
+import type { Ledgers } from './ledger.js';
 import type { AdmittedRequest, ItemWrite } from './admitted.js';
 
 /** A pushed (or live-read) collection of objects, with how old it is. */
@@ -97,29 +97,3 @@ export interface ChangeDebouncer {
  * a status change of such a pod runs that workload's reconciler (src/edge-state/workload-pods.ts).
  */
 export type WorkloadPods = { apiVersion: string; kind: string; podLabel: string };
-
-/** A feature: its handlers on webhook endpoints, the state they read, and what makes its reconcilers run. */
-export type Feature = {
-  name: string;
-  handlers: { endpoint: string; handler: Omit<RegisteredHandler, 'feature'> }[];
-  collections?: CollectionSpec[];
-  /**
-   * Kinds ("apiVersion/Kind") whose admitted changes are published as change events, so their
-   * reconciler runs promptly (the reconcilers themselves live in src/reconcile/all.ts).
-   */
-  changeKinds?: string[];
-  /**
-   * Objects whose reconciler should run when a validating endpoint admits a request that concerns
-   * them (a pod stamped with a PUB → that PUB): published as change events like `changeKinds`.
-   */
-  relatedObjects?: RelatedObjects;
-  /**
-   * The workloads whose pods this feature controls: their status changes (ready, restarted …)
-   * are observed at the edge and published as change events for the owning workload.
-   */
-  workloadPods?: WorkloadPods[];
-  /** Served at /clusters/<id>/<secret>/explain/<name>. */
-  explainers?: Record<string, Explainer>;
-  /** Strongly consistent budgets this feature keeps at the edge (ledger.ts). */
-  ledgerKinds?: LedgerKind[];
-};

@@ -3,7 +3,6 @@
 // these labels" takes several entries), and which workload's reconciler an admitted status
 // change should run: the pod's controller, if it is one of the declared kinds and something it
 // waits on changed (src/kube/pod-progress.ts).
-import type { LabelSelector } from '../admission/types.js';
 import type { AdmittedRequest } from './admitted.js';
 import type { ChangeEvent, WorkloadPods } from './contracts.js';
 import { podProgressChanges } from '../kube/pod-progress.js';
@@ -17,7 +16,7 @@ const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.s
  * One webhook entry per distinct pod label, named `<kind>.<stem>` after the first kind declaring
  * it (e.g. `cloneset.observe-pod-status.kruise-serverless.io`), so names stay put as kinds are added.
  */
-export function workloadPodSelectors(workloads: readonly WorkloadPods[], stem: string): { name: string; objectSelector: LabelSelector }[] {
+export function workloadPodSelectors(workloads: readonly WorkloadPods[], stem: string): { name: string; objectSelector: { matchExpressions: { key: string; operator: 'Exists' }[] } }[] {
   const byLabel = new Map<string, WorkloadPods>();
   for (const w of workloads) if (!byLabel.has(w.podLabel)) byLabel.set(w.podLabel, w);
   return [...byLabel.values()].map((w) => ({

@@ -4,7 +4,7 @@
 // pull pods (labelled with the job's name) that wake its controller. The reconciler itself
 // (./controller/reconciler.ts) is listed in src/reconcile/all.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, JOB_NAME_LABEL } from './types.js';
 import { IMAGEPULLJOB_MATCH, defaultImagePullJobHandler, validateImagePullJobHandler } from './webhook.js';
 

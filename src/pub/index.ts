@@ -6,7 +6,7 @@
 //                   CREATE pods/eviction
 //   validate-kruise CREATE/UPDATE PUBs      validation (§4.2)
 import type { AdmissionHandler } from '../admission/types.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { pubCollections } from './collections.js';
 import { checkPodDisruptionHandler } from './disruption-webhook.js';
 import { pubLedgerKind } from './ledger.js';

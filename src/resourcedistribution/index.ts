@@ -3,7 +3,7 @@
 // node: modules: the reconciler (which hashes with node:crypto) is exported from ./reconciler.ts,
 // which src/reconcile/all.ts imports.
 import type { AdmissionHandler } from '../admission/types.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { RD_API_VERSION, RD_GROUP, RD_KIND } from './types.js';
 import { validateResourceDistributionHandler } from './webhook.js';
 

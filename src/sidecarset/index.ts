@@ -3,7 +3,7 @@
 // webhooks read. Web APIs only (the Worker bundles this through src/registry.ts); the controller
 // lives in ./controller and is registered in src/reconcile/all.ts.
 import type { AdmissionHandler } from '../admission/types.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { sidecarSetCollections } from './collections.js';
 import { makeSidecarSetExplainer } from './explain.js';
 import { injectionNeeds, makeInjectSidecarsHandler, type InjectionOptions } from './pod-webhook.js';

@@ -1,7 +1,7 @@
 // Advanced StatefulSet: the feature's registration. Its webhooks, defaulting and validation
 // for apps.kruise.io v1beta1 and v1alpha1 (OpenKruise's defaults, rules and messages), the changes
 // that wake its controller, and the status changes of its pods. Web APIs only.
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND } from './types.js';
 import { defaultStatefulSetHandler, STATEFULSET_GROUP, STATEFULSET_MATCH, validateStatefulSetHandler } from './webhook.js';
 

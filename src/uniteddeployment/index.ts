@@ -6,7 +6,7 @@
 // src/reconcile/all.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
 import type { AdmittedRequest } from '../edge-state/admitted.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { isRecord } from '../kube/validation.js';
 import { SUBSET_STATUS_OBSERVER } from './observer.js';
 import { UD_API_VERSION, UD_KIND, type Meta } from './types.js';

@@ -3,7 +3,7 @@
 // kind, and the Web-safe pure functions. The Worker bundles this file through src/registry.ts;
 // the reconciler is exported from ./controller/reconciler.ts for src/reconcile/all.ts.
 import type { AdmissionHandler, RegisteredHandler, StateNeeds } from '../admission/types.js';
-import type { Feature } from '../edge-state/contracts.js';
+import type { Feature } from '../feature.js';
 import { KRUISE_CONFIGURATION_COLLECTION } from '../kube/kruise-configuration.js';
 import { WORKLOADSPREADS_COLLECTION, workloadSpreadCollections } from './collections.js';
 import { workloadSpreadLedgerKind } from './ledger.js';

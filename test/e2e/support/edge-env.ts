@@ -8,7 +8,7 @@ import { startLocalWorker, type LocalWorker } from '../../../scripts/local-worke
 import { FakeKubelet } from '../../cluster/fake-kubelet.js';
 import { webhookEndpoints } from '../../../src/registry.js';
 import { POD_STATUS_OBSERVER } from '../../../src/admission/endpoints.js';
-import type { Feature } from '../../../src/edge-state/contracts.js';
+import type { Feature } from '../../../src/feature.js';
 import { renderClusterSide } from '../../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../../src/install/apply.js';
 import { reconcile } from '../../../src/cli/reconcile.js';

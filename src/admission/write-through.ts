@@ -1,11 +1,11 @@
 // Records what a validating endpoint admitted into the edge's state before the answer leaves
-// (read-your-writes, admitted.ts). If it cannot be recorded, an endpoint that fails closed refuses
+// (read-your-writes, src/edge-state/admitted.ts). If it cannot be recorded, an endpoint that fails closed refuses
 // the request (the caller retries; admitting an object the edge does not know would let, say, a
 // new PodUnavailableBudget protect nothing), and an observer admits it with a warning.
-import type { AdmitResult, Admitted } from '../admission/dispatch.js';
-import { reasonFor } from '../admission/respond.js';
-import type { WebhookEndpoint } from '../admission/types.js';
-import type { AdmittedRequest, AdmittedWrite } from './admitted.js';
+import type { AdmitResult, Admitted } from './dispatch.js';
+import { reasonFor } from './respond.js';
+import type { WebhookEndpoint } from './types.js';
+import type { AdmittedRequest, AdmittedWrite } from '../edge-state/admitted.js';
 
 export async function withWriteThrough(
   result: AdmitResult,
