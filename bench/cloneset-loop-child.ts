@@ -7,7 +7,7 @@
 // 'snapshot' with its counts so far; 'stop' ends the loop, releases its lease and exits.
 import { hostname } from 'node:os';
 import { KubeHttp } from '../src/kube/http.js';
-import { reconcilers } from '../src/reconcile/all.js';
+import { reconcilers } from '../src/reconcilers.js';
 import { runLoop } from '../src/reconcile/loop.js';
 import { runReconciler } from '../src/reconcile/runner.js';
 import { HeldLeases } from '../src/reconcile/lease.js';
@@ -39,7 +39,7 @@ if (process.env.KS_BENCH_TRACE === '2') traceRequests(kube);
 const wanted = kinds.split(',');
 const running = reconcilers().filter((r) => wanted.includes(r.kind));
 const missing = wanted.filter((k) => !running.some((r) => r.kind === k));
-if (missing.length) throw new Error(`no ${missing.join(', ')} reconciler in src/reconcile/all.ts`);
+if (missing.length) throw new Error(`no ${missing.join(', ')} reconciler in src/reconcilers.ts`);
 const identity = `${hostname()}-${process.pid}`;
 // As `reconcile` runs the Node loop: leases kept between runs.
 const heldLeases = new HeldLeases();

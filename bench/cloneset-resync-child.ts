@@ -3,7 +3,7 @@
 //   node <bundle of this file> <kubeconfig> <idle|resync>     (bench/cloneset-children.ts runs it)
 // Prints one JSON line: wall ms, requests by key, what the plan held and what was applied, peak RSS.
 import { KubeHttp } from '../src/kube/http.js';
-import { reconcilers } from '../src/reconcile/all.js';
+import { reconcilers } from '../src/reconcilers.js';
 import { runReconciler } from '../src/reconcile/runner.js';
 import { countRequests, peakRssMb } from './cloneset-counting.js';
 
@@ -21,7 +21,7 @@ const [kubeconfig = '', mode = 'resync'] = process.argv.slice(2);
 const kube = await KubeHttp.fromKubeConfigFile(kubeconfig);
 const tally = countRequests(kube);
 const cloneSets = reconcilers().find((r) => r.kind === 'CloneSet');
-if (!cloneSets) throw new Error('no CloneSet reconciler in src/reconcile/all.ts');
+if (!cloneSets) throw new Error('no CloneSet reconciler in src/reconcilers.ts');
 const started = performance.now();
 let out: Pick<ResyncFigures, 'planned' | 'applied' | 'acted'> = { planned: { writes: 0, status: 0, events: 0 }, applied: 0, acted: false };
 if (mode === 'resync') {

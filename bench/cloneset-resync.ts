@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { KubeObject } from '../src/kube/http.js';
 import { loadKubeConfig } from '../src/kube/node-client.js';
-import { reconcilers } from '../src/reconcile/all.js';
+import { reconcilers } from '../src/reconcilers.js';
 import { runReconciler } from '../src/reconcile/runner.js';
 import { total } from './cloneset-counting.js';
 import { CLONESET, IMAGE, cloneSet, createNamespace, sleep, type BenchCluster } from './cloneset-cluster.js';
@@ -51,7 +51,7 @@ type Status = { observedGeneration?: number; readyReplicas?: number; updatedRead
 /** Full resyncs until one plans nothing and every CloneSet reports `podsEach` ready, updated pods. */
 async function converge(c: BenchCluster, cloneSets: number, podsEach: number, log: (m: string) => void): Promise<{ passes: number; writes: number }> {
   const reconciler = reconcilers().find((r) => r.kind === 'CloneSet');
-  if (!reconciler) throw new Error('no CloneSet reconciler in src/reconcile/all.ts');
+  if (!reconciler) throw new Error('no CloneSet reconciler in src/reconcilers.ts');
   const deadline = Date.now() + SETUP_TIMEOUT_MS;
   let writes = 0;
   for (let pass = 1; ; pass++) {

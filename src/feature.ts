@@ -13,7 +13,7 @@ export type Feature = {
   collections?: CollectionSpec[];
   /**
    * Kinds ("apiVersion/Kind") whose admitted changes are published as change events, so their
-   * reconciler runs promptly (the reconcilers themselves live in src/reconcile/all.ts).
+   * reconciler runs promptly (the reconcilers themselves live in src/reconcilers.ts).
    */
   changeKinds?: string[];
   /**

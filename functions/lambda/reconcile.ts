@@ -278,9 +278,7 @@ export type ReconcileWiring = {
 
 /** The production handler over the real reconcilers, runner, pushes and ledgers (the e2e drives it too). */
 export async function wireReconcileHandler(w: ReconcileWiring): Promise<ReconcileHandler> {
-  const [{ reconcilers }, { runReconciler }, { parseFeatureGates }, { parsePullHelper }] = await Promise.all([
-    import('../../src/reconcile/all.js'), import('../../src/reconcile/runner.js'), import('../../src/reconcile/feature-gates.js'), import('../../src/imagepulljob/controller/reconciler.js'),
-  ]);
+  const [{ reconcilersFromEnv }, { runReconciler }] = await Promise.all([import('../../src/reconcilers.js'), import('../../src/reconcile/runner.js')]);
   const { edge, kube, log } = w;
   const pushEdge = edge
     ? async () => {
@@ -292,7 +290,7 @@ export async function wireReconcileHandler(w: ReconcileWiring): Promise<Reconcil
   const ledgers = edge ? (await import('../../src/edge-state/ledger-client.js')).remoteLedgers(edge) : undefined;
   if (!w.queue) log('KS_REQUEUE_QUEUE_URL is not set: wake-ups that runs ask for are not scheduled; the schedule alone converges');
   return makeReconcileHandler({
-    reconcilers: reconcilers(parseFeatureGates(process.env.KS_FEATURE_GATES), { pullHelper: parsePullHelper(process.env.KS_IMAGE_PULL_HELPER) }),
+    reconcilers: reconcilersFromEnv(process.env),
     clusterId: w.clusterId,
     log,
     run: async (reconciler, scope) => runReconciler(await kube(), reconciler, { scope, identity: w.identity, log, ...(ledgers ? { ledgers } : {}) }),

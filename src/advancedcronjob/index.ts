@@ -2,7 +2,7 @@
 // OpenKruise's defaults, rules and messages), and the observer of its children's status changes:
 // a Job or BroadcastJob that finishes runs the AdvancedCronJob that controls it (on Lambda, as a
 // related-object change event). The reconciler itself (./controller/reconciler.ts) is listed in
-// src/reconcile/all.ts. Web APIs only.
+// src/reconcilers.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
 import type { AdmittedRequest } from '../edge-state/admitted.js';
 import type { Feature } from '../feature.js';

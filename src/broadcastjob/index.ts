@@ -2,7 +2,7 @@
 // OpenKruise's defaults, rules and messages), the node observer whose change events run its
 // controller on Lambda (shared with the Advanced DaemonSet), and the status changes of its pods
 // (labelled `broadcastjob-name` by OpenKruise and by us) that wake its controller. The reconciler
-// itself (./controller/reconciler.ts) is listed in src/reconcile/all.ts. Web APIs only.
+// itself (./controller/reconciler.ts) is listed in src/reconcilers.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
 import type { Feature } from '../feature.js';
 import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, JOB_NAME_LABEL } from './types.js';

@@ -6,9 +6,7 @@
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { KubeHttp } from '../kube/http.js';
-import { parseFeatureGates } from '../reconcile/feature-gates.js';
-import { reconcilers } from '../reconcile/all.js';
-import { parsePullHelper } from '../imagepulljob/controller/reconciler.js';
+import { reconcilersFromEnv } from '../reconcilers.js';
 import { runReconciler } from '../reconcile/runner.js';
 import { runLoop } from '../reconcile/loop.js';
 import { HeldLeases } from '../reconcile/lease.js';
@@ -53,7 +51,7 @@ function edgeTarget(e: NonNullable<ReconcileOptions['edge']>): EdgeTarget {
 }
 
 export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise<number> {
-  const all = reconcilers(parseFeatureGates(process.env.KS_FEATURE_GATES), { pullHelper: parsePullHelper(process.env.KS_IMAGE_PULL_HELPER) }).filter((r) => !opts.kind || r.kind === opts.kind);
+  const all = reconcilersFromEnv(process.env).filter((r) => !opts.kind || r.kind === opts.kind);
   if (opts.kind && all.length === 0) throw new Error(`no reconciler for kind "${opts.kind}"`);
   const identity = opts.identity ?? `${hostname()}-${process.pid}`;
   const edge = opts.edge ? edgeTarget(opts.edge) : undefined;

@@ -1,7 +1,7 @@
 // Advanced DaemonSet: the feature's registration. Its webhooks (defaulting and validation with
 // OpenKruise's defaults, rules and messages), the node observer whose change events run its
 // controller on Lambda, and the pod status changes of its pods that wake its controller. The
-// reconciler itself (./controller/reconciler.ts) is listed in src/reconcile/all.ts. Web APIs only.
+// reconciler itself (./controller/reconciler.ts) is listed in src/reconcilers.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
 import type { Feature } from '../feature.js';
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DAEMONSET_NAME_LABEL } from './types.js';

@@ -2,7 +2,7 @@
 // OpenKruise's defaults, rules and messages), the node observer whose change events run its
 // controller on Lambda (shared with the other per-node workloads), and the status changes of its
 // pull pods (labelled with the job's name) that wake its controller. The reconciler itself
-// (./controller/reconciler.ts) is listed in src/reconcile/all.ts. Web APIs only.
+// (./controller/reconciler.ts) is listed in src/reconcilers.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
 import type { Feature } from '../feature.js';
 import { IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, JOB_NAME_LABEL } from './types.js';

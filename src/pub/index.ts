@@ -1,6 +1,6 @@
 // PodUnavailableBudget: the feature's registration and its public API. Web APIs only (the Worker
 // bundles this through src/registry.ts); the reconciler is exported from ./controller/reconciler.ts
-// for src/reconcile/all.ts.
+// for src/reconcilers.ts.
 //   mutate-pod      CREATE pods             stamp kruise.io/related-pub (§4.3)
 //   validate-pod    UPDATE/DELETE pods,     checked in the PUB's ledger (§4.4)
 //                   CREATE pods/eviction

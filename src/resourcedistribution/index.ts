@@ -1,7 +1,7 @@
 // ResourceDistribution: the feature's registration (its validating webhook) and its Web-safe
 // pure functions. The Worker bundles this file through src/registry.ts, so it must not reach
 // node: modules: the reconciler (which hashes with node:crypto) is exported from ./reconciler.ts,
-// which src/reconcile/all.ts imports.
+// which src/reconcilers.ts imports.
 import type { AdmissionHandler } from '../admission/types.js';
 import type { Feature } from '../feature.js';
 import { RD_API_VERSION, RD_GROUP, RD_KIND } from './types.js';

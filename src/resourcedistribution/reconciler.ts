@@ -1,5 +1,5 @@
 // The ResourceDistribution reconciler: observe (LISTs) → decide (pure) → the runtime applies the
-// plan. Node only (hash.ts): src/reconcile/all.ts imports this file directly, so that index.ts,
+// plan. Node only (hash.ts): src/reconcilers.ts imports this file directly, so that index.ts,
 // which the Worker bundles through src/registry.ts, stays free of node: imports.
 import type { Reconciler } from '../reconcile/types.js';
 import { decideResourceDistributions } from './decide.js';

@@ -1,7 +1,7 @@
 // SidecarSet: the feature's registration — pod injection on `mutate-pod`, defaulting on
 // `mutate-sidecarset`, validation on `validate-kruise`, the explain endpoint — and the state its
 // webhooks read. Web APIs only (the Worker bundles this through src/registry.ts); the controller
-// lives in ./controller and is registered in src/reconcile/all.ts.
+// lives in ./controller and is registered in src/reconcilers.ts.
 import type { AdmissionHandler } from '../admission/types.js';
 import type { Feature } from '../feature.js';
 import { sidecarSetCollections } from './collections.js';

@@ -3,7 +3,7 @@
 // changes: a subset workload scaled, or whose pods became ready or updated, runs the
 // UnitedDeployment that controls it (on Lambda, as a related-object change event; the Node loop
 // watches the workloads itself). The reconciler (./controller/reconciler.ts) is listed in
-// src/reconcile/all.ts. Web APIs only.
+// src/reconcilers.ts. Web APIs only.
 import { allow, type HandlerMatch } from '../admission/types.js';
 import type { AdmittedRequest } from '../edge-state/admitted.js';
 import type { Feature } from '../feature.js';

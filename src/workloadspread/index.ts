@@ -1,7 +1,7 @@
 // WorkloadSpread: the feature's registration (pod placement on mutate-pod, deletion bookkeeping on
 // validate-pod, WorkloadSpread validation on validate-kruise), its collections and its ledger
 // kind, and the Web-safe pure functions. The Worker bundles this file through src/registry.ts;
-// the reconciler is exported from ./controller/reconciler.ts for src/reconcile/all.ts.
+// the reconciler is exported from ./controller/reconciler.ts for src/reconcilers.ts.
 import type { AdmissionHandler, RegisteredHandler, StateNeeds } from '../admission/types.js';
 import type { Feature } from '../feature.js';
 import { KRUISE_CONFIGURATION_COLLECTION } from '../kube/kruise-configuration.js';

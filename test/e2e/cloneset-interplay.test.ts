@@ -1,6 +1,6 @@
 // CloneSet with the other features end to end on a real API server (issue 14): the production
 // Worker (Miniflare over HTTPS) serves the pod webhooks of WorkloadSpread, SidecarSet, PUB and
-// CloneSet; the production reconcilers (src/reconcile/all.ts, as the CLI builds them: the CloneSet
+// CloneSet; the production reconcilers (src/reconcilers.ts, as the CLI builds them: the CloneSet
 // controller asks PUBs through pubDisruptionBudgets) run on the Node loop, watch-driven, with the
 // edge's ledgers; pods run on the fake kubelet. Users act as users do: configuration is created
 // and acted on at once, with no push or sleep in between, and every wait is a poll with a deadline.
@@ -11,7 +11,7 @@ import { cloneSetFeature } from '../../src/cloneset/index.js';
 import { pubFeature } from '../../src/pub/index.js';
 import { sidecarSetFeature } from '../../src/sidecarset/index.js';
 import { workloadSpreadFeature } from '../../src/workloadspread/index.js';
-import { reconcilers } from '../../src/reconcile/all.js';
+import { reconcilers } from '../../src/reconcilers.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import { remoteLedgers } from '../../src/edge-state/ledger-client.js';

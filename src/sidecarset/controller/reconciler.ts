@@ -1,5 +1,5 @@
 // The SidecarSet reconciler: observe (a fixed number of LISTs) → decide (pure) → the runtime
-// applies the plan. Node and Lambda only, like every reconciler (src/reconcile/all.ts).
+// applies the plan. Node and Lambda only, like every reconciler (src/reconcilers.ts).
 //
 // Triggers: none. Pods change all the time (status, kubelet heartbeats of conditions), so a Pod
 // trigger would run a full reconcile of every SidecarSet on nearly every change in the cluster.

@@ -1,5 +1,5 @@
 // The WorkloadSpread reconciler: observe (LISTs + the edge's ledgers, read) → decide (pure) → the
-// runtime applies the plan, the ledger resyncs last. Node and Lambda only (src/reconcile/all.ts);
+// runtime applies the plan, the ledger resyncs last. Node and Lambda only (src/reconcilers.ts);
 // the edge's ledgers come from the runtime (the run's edge).
 //
 // Triggers: Deployments, Jobs and StatefulSets, whose replicas set percentages (OpenKruise watches

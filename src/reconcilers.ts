@@ -1,0 +1,47 @@
+// Every reconciler this build runs (Node and Lambda only): the reconcilers' composition root, as
+// src/registry.ts is the webhooks'. Kept apart from the registry, which the Worker imports:
+// reconcilers read the API server and never run at the edge. The edge's ledgers (PUB and
+// WorkloadSpread budgets) reach them through the runtime (RunOptions.ledgers).
+import type { Reconciler } from './reconcile/types.js';
+import { resourceDistributionReconciler } from './resourcedistribution/reconciler.js';
+import { sidecarSetReconcilerFor } from './sidecarset/controller/reconciler.js';
+import { workloadSpreadReconciler } from './workloadspread/controller/reconciler.js';
+import { pubReconciler } from './pub/controller/reconciler.js';
+import { pubDisruptionBudgets } from './pub/budget-source.js';
+import { cloneSetReconcilerFor } from './cloneset/controller/reconciler.js';
+import { statefulSetReconcilerFor } from './statefulset/controller/reconciler.js';
+import { daemonSetReconciler } from './daemonset/controller/reconciler.js';
+import { broadcastJobReconciler } from './broadcastjob/controller/reconciler.js';
+import { advancedCronJobReconciler } from './advancedcronjob/controller/reconciler.js';
+import { unitedDeploymentReconciler } from './uniteddeployment/controller/reconciler.js';
+import { imagePullJobReconcilerFor, parsePullHelper } from './imagepulljob/controller/reconciler.js';
+import type { PullHelper } from './imagepulljob/controller/pull-pod.js';
+import { FEATURE_GATE_DEFAULTS, parseFeatureGates, type FeatureGates } from './reconcile/feature-gates.js';
+
+/**
+ * `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points;
+ * `pullHelper`: the ImagePullJob pods' helper image, from $KS_IMAGE_PULL_HELPER.
+ */
+export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: { pullHelper?: PullHelper } = {}): Reconciler[] {
+  return [
+    resourceDistributionReconciler as Reconciler,
+    // PUB first: a full resync refreshes budgets before the SidecarSet controller asks them.
+    pubReconciler as Reconciler,
+    workloadSpreadReconciler as Reconciler,
+    // In-place sidecar updates ask the PUBs first (the PUB webhook stays the authority).
+    sidecarSetReconcilerFor({ budgets: pubDisruptionBudgets }) as Reconciler,
+    // In-place updates and deletions ask the PUBs first.
+    cloneSetReconcilerFor({ gates, budgets: pubDisruptionBudgets }) as Reconciler,
+    statefulSetReconcilerFor({ gates, budgets: pubDisruptionBudgets }) as Reconciler,
+    daemonSetReconciler as Reconciler,
+    broadcastJobReconciler as Reconciler,
+    advancedCronJobReconciler as Reconciler,
+    unitedDeploymentReconciler as Reconciler,
+    imagePullJobReconcilerFor(opts.pullHelper ? { helper: opts.pullHelper } : {}) as Reconciler,
+  ];
+}
+
+/** The reconcilers as the environment configures them: $KS_FEATURE_GATES and $KS_IMAGE_PULL_HELPER (the CLI and the Lambda). */
+export function reconcilersFromEnv(env: Record<string, string | undefined>): Reconciler[] {
+  return reconcilers(parseFeatureGates(env.KS_FEATURE_GATES), { pullHelper: parsePullHelper(env.KS_IMAGE_PULL_HELPER) });
+}
