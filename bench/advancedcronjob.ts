@@ -8,7 +8,7 @@
 // printed, never asserted; the goal is ≤ 2 s.
 import { advancedCronJobReconciler } from '../src/advancedcronjob/controller/reconciler.js';
 import type { AdvancedCronJobObserved } from '../src/advancedcronjob/controller/decide.js';
-import { makeReconcileHandler } from '../functions/lambda/reconcile.js';
+import { makeReconcileHandler } from '../src/aws/reconcile-handler.js';
 import { sqsRequeueQueue } from '../src/aws/sqs-fetch.js';
 import { startFakeSqs } from '../src/aws/sqs-fake.js';
 import { isAlreadyExists } from '../src/kube/errors.js';

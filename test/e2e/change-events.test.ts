@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../cluster/control-plane.js';
 import { webhookEndpoints } from '../../src/registry.js';
 import { renderClusterSide } from '../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.js';
-import { makeReconcileHandler } from '../../functions/lambda/reconcile.js';
+import { makeReconcileHandler } from '../../src/aws/reconcile-handler.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import { resourceDistributionReconciler } from '../../src/resourcedistribution/reconciler.js';
 import { resourceDistributionFeature } from '../../src/resourcedistribution/index.js';

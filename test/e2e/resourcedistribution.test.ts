@@ -12,7 +12,7 @@ import { ANNOTATION_FROM, ANNOTATION_HASH, ANNOTATION_TIMESTAMP } from '../../sr
 import { runReconciler } from '../../src/reconcile/runner.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import type { RunReport, Scope } from '../../src/reconcile/types.js';
-import { makeReconcileHandler } from '../../functions/lambda/reconcile.js';
+import { makeReconcileHandler } from '../../src/aws/reconcile-handler.js';
 import { startNodeServer } from '../../functions/node/server.js';
 import { sha256Hex } from '../../src/edge-state/auth.js';
 import { webhookEndpoints } from '../../src/registry.js';

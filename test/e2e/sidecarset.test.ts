@@ -20,7 +20,7 @@ import { pubFeature } from '../../src/pub/index.js';
 import { renderClusterSide } from '../../src/install/render.js';
 import { applyClusterSide, uninstallClusterSide } from '../../src/install/apply.js';
 import { reconcile } from '../../src/cli/reconcile.js';
-import { makeReconcileHandler } from '../../functions/lambda/reconcile.js';
+import { makeReconcileHandler } from '../../src/aws/reconcile-handler.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import { sidecarSetReconciler } from '../../src/sidecarset/controller/reconciler.js';
 import type { KubeHttp, KubeObject } from '../../src/kube/http.js';

@@ -6,7 +6,8 @@
 // does once their DelaySeconds have passed. AWS itself cannot run here. Invocations are serialized.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { wireReconcileHandler, type ReconcileHandler, type ReconcileSummary } from '../../../functions/lambda/reconcile.js';
+import type { ReconcileHandler, ReconcileSummary } from '../../../src/aws/reconcile-handler.js';
+import { wireReconcileHandler } from '../../../src/aws/reconcile-wiring.js';
 import type { EdgeTarget } from '../../../src/edge-state/push.js';
 import { sqsRequeueQueue } from '../../../src/aws/sqs-fetch.js';
 import { startFakeSqs, type FakeSqs } from '../../../src/aws/sqs-fake.js';
