@@ -130,6 +130,13 @@ export type WebhookEndpoint = {
    */
   installNamespaceOnly?: boolean;
   /**
+   * Called in every namespace but kube-system (and those opted out), the install namespace
+   * included. Before Kubernetes 1.21 nothing keeps `kubernetes.io/metadata.name` on a namespace: a
+   * `kubectl replace` of the install namespace drops it, and a selector naming the namespace by
+   * it would match nothing from then on. The edge keeps only the objects its collections select.
+   */
+  withInstallNamespace?: boolean;
+  /**
    * An observer: it decides nothing (no handlers, failurePolicy Ignore) and exists so that what
    * the API server accepts reaches the edge's state at once (src/edge-state/admitted.ts).
    */

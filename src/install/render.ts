@@ -207,11 +207,12 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
   }
   const ca = o.baseUrl === undefined ? opts.caBundle : o.caBundle;
   const caBundle = ca === undefined ? undefined : caBundleField(ca);
+  const excluded = e.withInstallNamespace ? ['kube-system'] : [...new Set(['kube-system', namespace])];
   const namespaces: LabelSelector = e.installNamespaceOnly
     ? { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [namespace] }] }
     : {
       matchExpressions: [
-        { key: NAME_LABEL, operator: 'NotIn', values: [...new Set(['kube-system', namespace])] },
+        { key: NAME_LABEL, operator: 'NotIn', values: excluded },
         // Clusters before 1.21 lack the name label: the apply step labels both namespaces with this.
         { key: OPT_OUT_LABEL, operator: 'NotIn', values: [OPT_OUT_VALUE] },
       ],
