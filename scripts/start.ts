@@ -102,7 +102,7 @@ log(`validate-delete (live reads) on ${live.url}`);
 const clusterSide = (endpoints: ReturnType<typeof webhookEndpoints>, withCrds: boolean) =>
   renderClusterSide({
     baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, caBundle: ca, endpoints, crds: withCrds ? crds : [],
-    overrides: { 'validate-delete': { baseUrl: live.url, caBundle: ca } },
+    ...(endpoints.some((e) => e.path === 'validate-delete') ? { overrides: { 'validate-delete': { baseUrl: live.url, caBundle: ca } } } : {}),
   });
 await applyClusterSide(kube, clusterSide([], true), { log: verbose ? log : undefined });
 const edge = { baseUrl: worker.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, fetch: edgeFetch };

@@ -155,14 +155,11 @@ describe('renderClusterSide', () => {
     expect(v).not.toHaveProperty('objectSelector');
   });
 
-  it('sends the install namespace to the observers of what lives there, by a selector that holds without its name label', () => {
+  it('sends the install namespace to the observers of what lives there, by a selector that holds without its labels (it carries the opt-out too)', () => {
     const objs = render({ endpoints: webhookEndpoints(FEATURES) });
     for (const name of ['observe-config.kruise-serverless.io', 'observe-revisions.kruise-serverless.io']) {
       expect(hooks(objs, 'ValidatingWebhookConfiguration').find((h) => h.name === name)?.namespaceSelector).toEqual({
-        matchExpressions: [
-          { key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] },
-          { key: 'kruise-serverless.io/webhooks', operator: 'NotIn', values: ['disabled'] },
-        ],
+        matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }],
       });
     }
   });

@@ -24,7 +24,7 @@ export const OPT_OUT_VALUE = 'disabled';
  */
 export const SELECTOR_KEYS_ANNOTATION = 'kruise-serverless.io/selector-keys';
 /** Set by the API server on every namespace since Kubernetes 1.21. */
-const NAME_LABEL = 'kubernetes.io/metadata.name';
+export const NAME_LABEL = 'kubernetes.io/metadata.name';
 const MANAGED_LABELS = { 'app.kubernetes.io/managed-by': 'kruise-serverless' };
 
 /** Bad install options: the message names the option and the fix. */
@@ -207,16 +207,18 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
   }
   const ca = o.baseUrl === undefined ? opts.caBundle : o.caBundle;
   const caBundle = ca === undefined ? undefined : caBundleField(ca);
-  const excluded = e.withInstallNamespace ? ['kube-system'] : [...new Set(['kube-system', namespace])];
   const namespaces: LabelSelector = e.installNamespaceOnly
     ? { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [namespace] }] }
-    : {
-      matchExpressions: [
-        { key: NAME_LABEL, operator: 'NotIn', values: excluded },
-        // Clusters before 1.21 lack the name label: the apply step labels both namespaces with this.
-        { key: OPT_OUT_LABEL, operator: 'NotIn', values: [OPT_OUT_VALUE] },
-      ],
-    };
+    : e.withInstallNamespace
+      // Our namespace carries the opt-out too; kube-system is given the name label by the apply step.
+      ? { matchExpressions: [{ key: NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] }
+      : {
+        matchExpressions: [
+          { key: NAME_LABEL, operator: 'NotIn', values: [...new Set(['kube-system', namespace])] },
+          // Clusters before 1.21 lack the name label: the apply step labels both namespaces with this.
+          { key: OPT_OUT_LABEL, operator: 'NotIn', values: [OPT_OUT_VALUE] },
+        ],
+      };
   const namespaceSelector = mergeSelectors([
     namespaces,
     e.namespaceSelector,
