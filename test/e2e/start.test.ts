@@ -84,8 +84,13 @@ it('npm start on a fresh cluster: one file with a SidecarSet and its pod gives t
         versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } };
   };
   const deletion = (obj: KubeObject) => kube.delete(obj).then(() => 'deleted', (e: unknown) => (e instanceof KubeApiError ? `${e.status} ${(e.body as { message?: string }).message}` : String(e)));
+  type Crd = KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
+  const established = (c: KubeObject) => eventually(`${c.metadata?.name} established`, async () =>
+    ((await kube.get<Crd>('apiextensions.k8s.io/v1', 'CustomResourceDefinition', c.metadata!.name!)).status?.conditions ?? [])
+      .some((x) => x.type === 'Established' && x.status === 'True') || undefined, 30_000, 50);
   const empty = crd('empties');
   await kube.create(empty);
+  await established(empty); // before that, listing its resources fails (OpenKruise refuses with that error too)
   expect(await deletion(empty)).toBe('deleted');
   const used = crd('useds');
   await kube.create(used);
