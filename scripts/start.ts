@@ -4,6 +4,9 @@
 //   3. the cluster side: CRDs, namespace, RBAC and webhook configurations pointing at the edge
 //   4. the reconcilers, resyncing every 30 s and on watch triggers; after each resync they push
 //      every collection the webhooks read to the edge
+//   `validate-delete` alone is served by this process, reading the cluster live, as the README
+//   advises for production (`--endpoint-url validate-delete=<Lambda function URL>`): a Cascading
+//   CRD's deletion depends on its custom resources, which no observer can bring to the edge.
 // Ctrl-C removes the webhook configurations (a stopped edge must not block pod creation) and
 // leaves the control plane running (`npm run cluster:down` stops it).
 //   --detach   only steps 1 and 3 without webhooks: install CRDs and return
@@ -26,6 +29,9 @@ import { FEATURES, stateCollections, webhookEndpoints, withoutPodStatusObserver 
 import { renderClusterSide } from '../src/install/render.js';
 import { applyClusterSide } from '../src/install/apply.js';
 import { startLocalWorker } from './local-worker.js';
+import { startNodeServer } from '../functions/node/server.js';
+import { sha256Hex } from '../src/edge-state/auth.js';
+import { deletionProtectionFeature } from '../src/deletion-protection/index.js';
 import { reconcile } from '../src/cli/reconcile.js';
 
 // Output may go to a pipe that dies first (`npm start | tee log`, then Ctrl-C): a failed write
@@ -80,10 +86,24 @@ const created = await edgeFetch(`${worker.url}/admin/clusters`, {
 if (created.status !== 201) throw new Error(`edge refused to register the cluster: ${created.status} ${await created.text()}`);
 const creds = (await created.json()) as { webhookSecret: string; syncToken: string };
 
+// Deletion protection, decided from live LISTs (the same app on Node), under the cluster's secret.
+const liveCert = issueServingCert(pkiDir, 'live', ['localhost'], ['127.0.0.1']);
+const live = await startNodeServer({
+  clusterId: CLUSTER_ID,
+  registryJson: JSON.stringify([{ clusterId: CLUSTER_ID, webhookSecrets: [{ sha256: await sha256Hex(creds.webhookSecret) }], syncTokens: [] }]),
+  tlsCert: readFileSync(liveCert.cert, 'utf8'), tlsKey: readFileSync(liveCert.key, 'utf8'), port: 0,
+  kubeconfigPath: kubeconfig, features: [deletionProtectionFeature],
+  edge: { baseUrl: worker.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, fetch: edgeFetch },
+});
+log(`validate-delete (live reads) on ${live.url}`);
+
 // CRDs first (a fresh cluster serves none of our kinds yet), then the state webhooks read, then
 // the webhooks themselves.
 const clusterSide = (endpoints: ReturnType<typeof webhookEndpoints>, withCrds: boolean) =>
-  renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, caBundle: ca, endpoints, crds: withCrds ? crds : [] });
+  renderClusterSide({
+    baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, caBundle: ca, endpoints, crds: withCrds ? crds : [],
+    ...(endpoints.some((e) => e.path === 'validate-delete') ? { overrides: { 'validate-delete': { baseUrl: live.url, caBundle: ca } } } : {}),
+  });
 await applyClusterSide(kube, clusterSide([], true), { log: verbose ? log : undefined });
 const edge = { baseUrl: worker.url, clusterId: CLUSTER_ID, syncToken: creds.syncToken, fetch: edgeFetch };
 const pushStarted = Date.now();
@@ -114,6 +134,8 @@ await reconcile(kube, {
 log('stopping: removing webhook configurations');
 await applyClusterSide(kube, clusterSide([], false));
 guardian.stdin?.end('released\n');
+// The API server keeps connections open: don't let them hold the exit.
+await Promise.race([live.close(), new Promise((r) => setTimeout(r, 2000))]);
 await worker.dispose();
 kube.close();
 log('stopped');

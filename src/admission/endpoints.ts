@@ -181,15 +181,17 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     rules: [{ apiGroups: ['apps'], apiVersions: ['v1'], resources: ['controllerrevisions'], operations: CHANGES }],
     objectSelector: { matchExpressions: [{ key: 'kruise.io/sidecarset-name', operator: 'Exists' }] },
     // OpenKruise keeps them in its own namespace, which other webhooks skip.
-    installNamespaceOnly: true,
+    withInstallNamespace: true,
   },
   {
     // The kruise-configuration ConfigMap lives in the install namespace, which other webhooks skip.
+    // A ConfigMap has no label to select it by: every ConfigMap change is sent, and only
+    // kruise-configuration is written through (the collection's field selector).
     ...OBSERVER,
     path: 'observe-config',
     name: 'observe-config.kruise-serverless.io',
     rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'], operations: CHANGES }],
-    installNamespaceOnly: true,
+    withInstallNamespace: true,
   },
   {
     // Pod creations, with their final names (a mutating webhook sees a generateName pod unnamed):

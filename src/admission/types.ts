@@ -131,6 +131,14 @@ export type WebhookEndpoint = {
    */
   installNamespaceOnly?: boolean;
   /**
+   * Called in every namespace but kube-system, the install namespace included (it carries the
+   * opt-out label, so the opt-out does not apply here). Before Kubernetes 1.21 nothing keeps
+   * `kubernetes.io/metadata.name` on a namespace: a `kubectl replace` of the install namespace
+   * drops it, and a selector naming the namespace by it would match nothing from then on. The
+   * edge keeps only the objects its collections select.
+   */
+  withInstallNamespace?: boolean;
+  /**
    * An observer: it decides nothing (no handlers, failurePolicy Ignore) and exists so that what
    * the API server accepts reaches the edge's state at once (src/edge-state/admitted.ts).
    */

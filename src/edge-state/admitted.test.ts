@@ -32,6 +32,17 @@ describe('admittedWrites', () => {
       .toEqual(['sidecarset-revisions put ns/r']);
   });
 
+  it('an update or deletion of an object never inside the selection writes nothing (every ConfigMap reaches observe-config)', () => {
+    const cm = { metadata: { name: 'leader-lock', namespace: 'team-a', resourceVersion: '7' }, data: {} };
+    expect(summary(req({ kind: 'ConfigMap', namespace: 'team-a', operation: 'UPDATE', object: cm, oldObject: cm }))).toEqual([]);
+    expect(summary(req({ kind: 'ConfigMap', namespace: 'team-a', operation: 'DELETE', oldObject: cm }))).toEqual([]);
+    const config = { metadata: { name: 'kruise-configuration', namespace: 'kruise-system', resourceVersion: '8' }, data: {} };
+    expect(summary(req({ kind: 'ConfigMap', namespace: 'kruise-system', operation: 'UPDATE', object: config, oldObject: config })))
+      .toEqual(['kruise-configuration put kruise-system/kruise-configuration']);
+    expect(summary(req({ kind: 'ConfigMap', namespace: 'kruise-system', operation: 'DELETE', oldObject: config })))
+      .toEqual(['kruise-configuration delete kruise-system/kruise-configuration']);
+  });
+
   it('an update that leaves the selection removes the item (a pod that finished)', () => {
     const pod = { metadata: { name: 'p', namespace: 'ns' }, status: { phase: 'Running' } };
     expect(summary(req({ operation: 'UPDATE', namespace: 'ns', object: { ...pod, status: { phase: 'Succeeded' } }, oldObject: pod }))).toEqual(['active-pods delete ns/p']);

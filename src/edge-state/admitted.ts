@@ -102,14 +102,21 @@ function objectWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, no
       if (!asObj(item.metadata).name) continue;
       const base = req.oldObject ? baseOf(projectItem(spec, old)) : {};
       if (inside) writes.push({ collection: spec.name, key: itemKey(item), item, ...base, admittedAt: now });
-      else if (req.oldObject) writes.push({ collection: spec.name, key: itemKey(item), ...base, admittedAt: now });
-    } else if (asObj(old.metadata).name) {
+      else if (req.oldObject && wasInside(old, spec)) writes.push({ collection: spec.name, key: itemKey(item), ...base, admittedAt: now });
+    } else if (asObj(old.metadata).name && wasInside(old, spec)) {
       const gone = projectItem(spec, old);
       writes.push({ collection: spec.name, key: itemKey(gone), ...baseOf(gone), admittedAt: now });
     }
   }
   return writes;
 }
+
+/**
+ * Whether the object before the request could be held: only then can it need removing. An observer
+ * that sees every object of a kind (every ConfigMap, for the one named kruise-configuration) must
+ * not write for the others.
+ */
+const wasInside = (old: Obj, spec: CollectionSpec): boolean => inSelection(old, spec.select) !== false;
 
 /** The kinds whose `scale` subresource the observers see, by group/resource. */
 const SCALED_KINDS: Readonly<Record<string, string>> = {

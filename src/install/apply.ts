@@ -12,6 +12,7 @@ import {
   carryForeignSelectors,
   DEFAULT_NAMESPACE,
   MUTATING_CONFIG,
+  NAME_LABEL,
   OPT_OUT_LABEL,
   OPT_OUT_VALUE,
   RECONCILER_NAME,
@@ -131,7 +132,7 @@ export async function uninstallClusterSide(kube: KubeHttp, opts: UninstallOption
     const gone = await deleteIfExists(kube, t);
     log(`${gone ? 'deleted' : 'already absent:'} ${t.kind} ${t.metadata?.namespace ? `${t.metadata.namespace}/` : ''}${t.metadata?.name}`);
   }
-  // Applying the namespace with no labels releases the label we own (and only ours).
+  // Applying the namespace with no labels releases the labels we own (and only ours).
   await kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }, FIELD_MANAGER);
   log(`removed ${OPT_OUT_LABEL} from namespace kube-system`);
   for (const crd of opts.purgeCrds ?? []) {
@@ -152,7 +153,8 @@ async function installedNamespace(kube: KubeHttp): Promise<string | undefined> {
 }
 
 function optOutNamespace(): KubeObject {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system', labels: { [OPT_OUT_LABEL]: OPT_OUT_VALUE } } };
+  // The name label too (1.21+ sets it itself): the observers that see our namespace exclude kube-system by it alone.
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system', labels: { [OPT_OUT_LABEL]: OPT_OUT_VALUE, [NAME_LABEL]: 'kube-system' } } };
 }
 
 async function getIfExists(kube: KubeHttp, obj: KubeObject): Promise<KubeObject | undefined> {

@@ -155,6 +155,15 @@ describe('renderClusterSide', () => {
     expect(v).not.toHaveProperty('objectSelector');
   });
 
+  it('sends the install namespace to the observers of what lives there, by a selector that holds without its labels (it carries the opt-out too)', () => {
+    const objs = render({ endpoints: webhookEndpoints(FEATURES) });
+    for (const name of ['observe-config.kruise-serverless.io', 'observe-revisions.kruise-serverless.io']) {
+      expect(hooks(objs, 'ValidatingWebhookConfiguration').find((h) => h.name === name)?.namespaceSelector).toEqual({
+        matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }],
+      });
+    }
+  });
+
   it.each<[string, Partial<RenderOptions>, (h: WebhookEntry) => unknown, unknown]>([
     ['no caBundle unless given', {}, (h) => h.clientConfig, { url: expect.any(String) }],
     ['caBundle from PEM is base64', { caBundle: PEM }, (h) => (h.clientConfig as { caBundle?: string }).caBundle, btoa(PEM)],

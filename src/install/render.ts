@@ -24,7 +24,7 @@ export const OPT_OUT_VALUE = 'disabled';
  */
 export const SELECTOR_KEYS_ANNOTATION = 'kruise-serverless.io/selector-keys';
 /** Set by the API server on every namespace since Kubernetes 1.21. */
-const NAME_LABEL = 'kubernetes.io/metadata.name';
+export const NAME_LABEL = 'kubernetes.io/metadata.name';
 const MANAGED_LABELS = { 'app.kubernetes.io/managed-by': 'kruise-serverless' };
 
 /** Bad install options: the message names the option and the fix. */
@@ -207,17 +207,8 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
   }
   const ca = o.baseUrl === undefined ? opts.caBundle : o.caBundle;
   const caBundle = ca === undefined ? undefined : caBundleField(ca);
-  const namespaces: LabelSelector = e.installNamespaceOnly
-    ? { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [namespace] }] }
-    : {
-      matchExpressions: [
-        { key: NAME_LABEL, operator: 'NotIn', values: [...new Set(['kube-system', namespace])] },
-        // Clusters before 1.21 lack the name label: the apply step labels both namespaces with this.
-        { key: OPT_OUT_LABEL, operator: 'NotIn', values: [OPT_OUT_VALUE] },
-      ],
-    };
   const namespaceSelector = mergeSelectors([
-    namespaces,
+    namespacesOf(e, namespace),
     e.namespaceSelector,
     o.namespaceSelector,
   ]);
@@ -234,6 +225,20 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
     namespaceSelector,
     ...(isEmpty(objectSelector) ? {} : { objectSelector }),
     ...(e.type === 'mutating' ? { reinvocationPolicy: e.reinvocationPolicy ?? 'Never' } : {}),
+  };
+}
+
+/** The namespaces an endpoint is called for, before the endpoint's and the install's own selectors. */
+function namespacesOf(e: WebhookEndpoint, namespace: string): LabelSelector {
+  if (e.installNamespaceOnly) return { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [namespace] }] };
+  // Our namespace carries the opt-out too; kube-system is given the name label by the apply step.
+  if (e.withInstallNamespace) return { matchExpressions: [{ key: NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] };
+  return {
+    matchExpressions: [
+      { key: NAME_LABEL, operator: 'NotIn', values: [...new Set(['kube-system', namespace])] },
+      // Clusters before 1.21 lack the name label: the apply step labels both namespaces with this.
+      { key: OPT_OUT_LABEL, operator: 'NotIn', values: [OPT_OUT_VALUE] },
+    ],
   };
 }
 

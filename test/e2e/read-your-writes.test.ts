@@ -74,6 +74,55 @@ describe('SidecarSet', () => {
   });
 });
 
+// `kubectl replace` of the Kruise namespace (the conformance harness replaces it with a manifest that
+// has no labels): Kubernetes 1.20 does not keep `kubernetes.io/metadata.name` on it, so observers
+// selecting the namespace by that label would see nothing in it from then on.
+describe('SidecarSet, after the Kruise namespace was replaced without labels', () => {
+  type Named = KubeObject & { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> } };
+  const KRUISE_NS = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-system' } };
+  let labels: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const current = await env.kube.get<Named>('v1', 'Namespace', 'kruise-system');
+    labels = current.metadata.labels ?? {};
+    await env.kube.replace({ ...KRUISE_NS, metadata: { name: 'kruise-system', resourceVersion: current.metadata.resourceVersion } });
+    expect((await env.kube.get<Named>('v1', 'Namespace', 'kruise-system')).metadata.labels ?? {}).toEqual({});
+  });
+
+  afterAll(async () => {
+    await env.kube.patch(KRUISE_NS, { metadata: { labels } }).catch(() => undefined);
+  });
+
+  it('the kruise-configuration whitelist replaced (PUT), then a SidecarSet using patchPodMetadata: accepted', async () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kruise-configuration', namespace: 'kruise-system' } };
+    const whitelist = (expr: string) => ({ SidecarSet_PatchPodMetadata_WhiteList: JSON.stringify({ rules: [{ allowedAnnotationKeyExprs: [expr] }] }) });
+    await env.kube.delete(cm).catch(() => undefined);
+    const first = await env.kube.create<Named>({ ...cm, data: whitelist('^ryw-other.example.com/') });
+    await env.kube.replace({ ...cm, metadata: { ...cm.metadata, resourceVersion: first.metadata.resourceVersion }, data: whitelist('^ryw-replaced.example.com/') });
+    try {
+      await sidecarSet('ryw-replaced', { selector: { matchLabels: { app: 'ryw-replaced' } },
+        patchPodMetadata: [{ annotations: { 'ryw-replaced.example.com/x': 'y' }, patchPolicy: 'Overwrite' }] });
+      expect((await env.createPod('ryw-replaced-0', { app: 'ryw-replaced' })).metadata.annotations?.['ryw-replaced.example.com/x']).toBe('y');
+    } finally {
+      await env.kube.delete(cm).catch(() => undefined);
+    }
+  });
+
+  it('a ControllerRevision, then a SidecarSet pinning it: accepted, and its pod gets the pinned containers', async () => {
+    const revision = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'ryw-pinned-rev1', namespace: 'kruise-system', labels: { 'kruise.io/sidecarset-name': 'ryw-pinned' } } };
+    await env.kube.delete(revision).catch(() => undefined);
+    await env.kube.create({ ...revision, revision: 1, data: { spec: { $patch: 'replace', containers: [{ name: 'ryw-pinned-agent', image: 'agent:pinned' }] } } });
+    try {
+      await sidecarSet('ryw-pinned', { selector: { matchLabels: { app: 'ryw-pinned' } },
+        injectionStrategy: { revision: { revisionName: 'ryw-pinned-rev1', policy: 'Always' } } });
+      const pod = await env.createPod('ryw-pinned-0', { app: 'ryw-pinned' });
+      expect(pod.spec?.containers.find((c) => c.name === 'ryw-pinned-agent')?.image).toBe('agent:pinned');
+    } finally {
+      await env.kube.delete(revision).catch(() => undefined);
+    }
+  });
+});
+
 describe('PodUnavailableBudget', () => {
   it('a PUB, then a pod it selects, then that pod deleted, all at once: stamped with the PUB (an unready pod may go)', async () => {
     await env.createPub('ryw-pub', { selector: { matchLabels: { app: 'ryw-pub' } }, maxUnavailable: 1 });

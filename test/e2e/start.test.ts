@@ -12,7 +12,7 @@ import { REPO_ROOT, startControlPlane, stopControlPlane } from '../cluster/contr
 import { ALL_KINDS } from '../../src/api/index.js';
 import { KubeHttp, type KubeObject } from '../../src/kube/http.js';
 import { loadKubeConfig } from '../../src/kube/node-client.js';
-import { isNotFound } from '../../src/kube/errors.js';
+import { isNotFound, KubeApiError } from '../../src/kube/errors.js';
 import { MUTATING_CONFIG, VALIDATING_CONFIG } from '../../src/install/render.js';
 import { eventually } from './support/kube.js';
 import './provided.js';
@@ -73,6 +73,31 @@ it('npm start on a fresh cluster: one file with a SidecarSet and its pod gives t
   const pod = await kube.get<KubeObject & { spec: { containers: { name: string }[] } }>('v1', 'Pod', 'start-e2e', 'default');
   expect(pod.spec.containers.map((c) => c.name)).toEqual(['start-sidecar', 'main']);
   expect(await gone('MutatingWebhookConfiguration', MUTATING_CONFIG)).toBe(false);
+
+  // Deletion protection of Cascading CRDs, applied and deleted at once: OpenKruise's answers.
+  const crd = (plural: string) => {
+    const group = `${plural}.start-e2e.example.com`;
+    const kind = plural[0]!.toUpperCase() + plural.slice(1, -1);
+    return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.${group}`, labels: { 'policy.kruise.io/delete-protection': 'Cascading' } },
+      spec: { group, scope: 'Namespaced', names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } };
+  };
+  const deletion = (obj: KubeObject) => kube.delete(obj).then(() => 'deleted', (e: unknown) => (e instanceof KubeApiError ? `${e.status} ${(e.body as { message?: string }).message}` : String(e)));
+  type Crd = KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
+  const established = (c: KubeObject) => eventually(`${c.metadata?.name} established`, async () =>
+    ((await kube.get<Crd>('apiextensions.k8s.io/v1', 'CustomResourceDefinition', c.metadata!.name!)).status?.conditions ?? [])
+      .some((x) => x.type === 'Established' && x.status === 'True') || undefined, 30_000, 50);
+  const empty = crd('empties');
+  await kube.create(empty);
+  await established(empty); // before that, listing its resources fails (OpenKruise refuses with that error too)
+  expect(await deletion(empty)).toBe('deleted');
+  const used = crd('useds');
+  await kube.create(used);
+  const cr = { apiVersion: `${used.spec.group}/v1`, kind: 'Used', metadata: { name: 'u', namespace: 'default' } };
+  await eventually('the Used CRD served', () => kube.create(cr), 30_000, 50);
+  expect(await deletion(used)).toBe('403 admission webhook "vdelete.kruise-serverless.io" denied the request: '
+    + 'forbidden by ResourcesProtectionDeletion for policy.kruise.io/delete-protection=Cascading and active CRs 1>0');
 
   process.kill(-started.pid!, 'SIGINT');
   await exited;
