@@ -51,7 +51,7 @@ export function deny<T = never>(code: number, message: string, reason?: string):
 /**
  * What a handler needs from state, and what to do when that is missing or too old. A collection's
  * age is the time since the edge last knew it current (`Snapshot.currentAt`: a push, or a later
- * write-through or observer write to it). Every fallback taken is counted and warned about.
+ * write-through or observer write to it). Every fallback taken is counted (src/app.ts).
  */
 export type StateNeeds = {
   collections: string[];
