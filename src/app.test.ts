@@ -5,6 +5,7 @@ import { sha256Hex } from './edge-state/auth.js';
 import { allow, deny, type WebhookEndpoint } from './admission/types.js';
 import { PROBE_MESSAGE } from './admission/probe.js';
 import { type ChangeDebouncer, type ChangeEvent } from './edge-state/contracts.js';
+import { MemoryStateStore } from './edge-state/memory-store.js';
 
 const endpoint = (verdict: 'allow' | 'deny'): WebhookEndpoint => ({
   path: 'validate-kruise', type: 'validating', name: 'v.test', rules: [], failurePolicy: 'Fail', timeoutSeconds: 5, sideEffects: 'None',
@@ -172,5 +173,54 @@ describe('the configuration probe', () => {
 
   it('checks the path secret like any webhook', async () => {
     expect((await (await app()).request('/clusters/c1/wrong/probe', { method: 'POST', body: probeReview })).status).toBe(404);
+  });
+});
+
+describe('freshness in the sync summary, and the fallbacks counted', () => {
+  const injection: WebhookEndpoint = {
+    path: 'mutate-pod', type: 'mutating', name: 'm.test', rules: [], failurePolicy: 'Fail', timeoutSeconds: 3, sideEffects: 'None',
+    handlers: [{ feature: 'sidecarset', match: {}, needs: { collections: ['sets'], maxStalenessMs: 180_000, fallback: 'last-known' }, handle: () => allow() }],
+  };
+  const podReview = JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+    request: {
+      uid: 'p', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' },
+      name: 'web-0', namespace: 'default', operation: 'CREATE', userInfo: {}, object: { metadata: { name: 'web-0' } },
+    },
+  });
+
+  it('ageMs counts from the last write-through, pushAgeMs from the push; fallbacks by endpoint, feature and reason', async () => {
+    let t = 1_000_000;
+    const store = new MemoryStateStore();
+    const app = buildApp({
+      endpoints: [injection],
+      registry: { credentials: async () => ({ clusterId: 'c1', webhookSecrets: [{ sha256: await sha256Hex('s') }], syncTokens: [{ sha256: await sha256Hex('tok') }] }) },
+      state: () => store,
+      store: () => store,
+      now: () => t,
+    });
+    const auth = { headers: { authorization: 'Bearer tok' } };
+    const post = async () => (await (await app.request('/clusters/c1/s/mutate-pod', { method: 'POST', body: podReview })).json()) as { response: { allowed: boolean; warnings?: string[] } };
+
+    // Never synced: admitted, counted as missing.
+    expect((await post()).response).toMatchObject({ allowed: true, warnings: [expect.stringContaining('"sets" is missing')] });
+    await store.sync('sets', { mode: 'replace', resourceVersion: '1', observedAt: t, items: [] });
+    t += 200_000;
+    // Pushes late: answered from the last known state, counted as stale.
+    expect((await post()).response).toMatchObject({ allowed: true, warnings: [expect.stringContaining('"sets" is stale (200s old, limit 180s)')] });
+    await store.admit([{ collection: 'sets', key: 'a', item: { metadata: { name: 'a' } }, admittedAt: t - 1_000 }]);
+    expect((await post()).response.warnings ?? []).toEqual([]);
+
+    const summary = (await (await app.request('/clusters/c1/sync', auth)).json()) as Record<string, unknown>;
+    expect(summary).toEqual({
+      collections: { sets: { resourceVersion: '1', observedAt: 1_000_000, count: 0, currentAt: t - 1_000, admitted: 1, ageMs: 1_000, pushAgeMs: 200_000 } },
+      fallbacks: [
+        { endpoint: 'mutate-pod', feature: 'sidecarset', reason: 'missing', count: 1 },
+        { endpoint: 'mutate-pod', feature: 'sidecarset', reason: 'stale', count: 1 },
+      ],
+      fallbacksSince: 1_000_000,
+    });
+    expect(await (await app.request('/clusters/c1/fallbacks', auth)).json()).toEqual({ fallbacks: summary.fallbacks, fallbacksSince: 1_000_000 });
+    expect((await app.request('/clusters/c1/fallbacks')).status).toBe(404);
   });
 });

@@ -1,7 +1,9 @@
 // The platform-neutral HTTP app. Platforms (functions/) bind the ports and hand it requests.
 //   POST /clusters/:clusterId/:secret/:endpoint     admission webhooks (path-secret auth)
 //   POST /clusters/:clusterId/:secret/explain/:name  what a feature would do with an object, and why
-//   GET  /clusters/:clusterId/sync                  pushed state summary        (sync token)
+//   GET  /clusters/:clusterId/sync                  held state summary: each collection's age
+//                                                   and the fallbacks counted   (sync token)
+//   GET  /clusters/:clusterId/fallbacks             the fallbacks counted       (sync token)
 //   GET  /clusters/:clusterId/sync/:collection      the edge's item versions    (sync token)
 //   PUT  /clusters/:clusterId/sync/:collection      push a replace or a patch   (sync token)
 //   POST /clusters/:clusterId/ledgers/:kind/:namespace/:name/:op
@@ -37,6 +39,7 @@ import { workloadPodEvent } from './edge-state/workload-pods.js';
 import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { admittedWrites, type AdmittedWrite } from './edge-state/admitted.js';
 import { withWriteThrough } from './admission/write-through.js';
+import { FallbackCounts } from './edge-state/fallback-counts.js';
 
 export type CredentialRotation = { credential: 'webhookSecrets' | 'syncTokens'; sha256: string; now: number; overlapMs: number };
 
@@ -119,6 +122,8 @@ export function buildApp(ports: AppPorts): Hono {
   const hash = ports.hash ?? sha256Hex;
   const verifySecret = secretVerifier(hash);
   const endpoints = new Map([...ports.endpoints, PROBE_ENDPOINT].map((e) => [e.path, e]));
+  // Per app instance (a Worker isolate, a Node process, a Lambda environment).
+  const fallbacks = new FallbackCounts(now());
   const app = new Hono();
 
   app.get('/healthz', (c) => c.json({ ok: true }));
@@ -135,6 +140,7 @@ export function buildApp(ports: AppPorts): Hono {
     const budgetMs = endpoint.timeoutSeconds * 1000 - RESPONSE_MARGIN_MS;
     const mirrored = withLedgerMirror(ports.state(clusterId), ports.changes?.ledgerKinds ?? [], clusterId);
     const decided = await admit(endpoint, body, { clusterId, state: mirrored.state, now: t, budgetMs });
+    if (decided.fallbacks) fallbacks.add(clusterId, path, decided.fallbacks);
     const through = endpoint.type === 'validating' ? ports.writeThrough : undefined;
     const answer = through
       ? await withWriteThrough(decided, endpoint, (a) => admittedWrites(through.collections, { ...a, endpoint: path }, t), (w) => through.record(clusterId, w))
@@ -197,7 +203,17 @@ export function buildApp(ports: AppPorts): Hono {
     if (!store) return c.json(NOT_FOUND, 404);
     const t = now();
     const summary = await store.summary();
-    return c.json({ collections: Object.fromEntries(Object.entries(summary).map(([k, m]) => [k, { ...m, ageMs: t - m.observedAt }])) });
+    // ageMs: since the edge last knew the collection current (a push, or a later admitted write); pushAgeMs: since its last push's LIST.
+    const collections = Object.fromEntries(Object.entries(summary).map(([k, m]) => [k, { ...m, ageMs: t - m.currentAt, pushAgeMs: t - m.observedAt }]));
+    return c.json({ collections, ...fallbackReport(c.req.param('clusterId')) });
+  });
+
+  const fallbackReport = (clusterId: string) => ({ fallbacks: fallbacks.of(clusterId), fallbacksSince: fallbacks.since });
+
+  // Without the sync API too (Node, Lambda): the counts are the webhook host's own.
+  app.get('/clusters/:clusterId/fallbacks', async (c) => {
+    const clusterId = await syncClusterId(c);
+    return clusterId ? c.json(fallbackReport(clusterId)) : c.json(NOT_FOUND, 404);
   });
 
   app.get('/clusters/:clusterId/sync/:collection', async (c) => {

@@ -16,6 +16,7 @@ const CREDS = 'creds';
 const META = 'meta/';
 const ITEM = 'item/';
 const ADMITTED = 'admitted/';
+const WRITTEN = 'written/'; // per collection: when an admitted write last showed it current
 const PUT_BATCH = 128; // the storage API's limit on keys per put or delete
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -43,6 +44,7 @@ export class ClusterObject {
       this.held.restore(name, meta, [...items].map(([k, v]) => [k.slice(`${ITEM}${name}/`.length), v]));
     }
     this.held.admit([...(await this.state.storage.list<AdmittedWrite>({ prefix: ADMITTED })).values()]);
+    this.held.wrote([...(await this.state.storage.list<number>({ prefix: WRITTEN }))].map(([k, at]) => [k.slice(WRITTEN.length), at] as const));
     await this.events.load();
   }
 
@@ -84,7 +86,11 @@ export class ClusterObject {
         // In memory first, as merged (a scale lands on the item an earlier write put); a failed
         // storage write resets the object, dropping both.
         const stored = this.held.admit(writes);
-        await this.state.storage.put(Object.fromEntries(stored.map((w) => [`${ADMITTED}${w.collection}/${w.key}`, w])));
+        const written = this.held.lastWrites();
+        await this.state.storage.put({
+          ...Object.fromEntries(stored.map((w) => [`${ADMITTED}${w.collection}/${w.key}`, w])),
+          ...Object.fromEntries([...new Set(writes.map((w) => w.collection))].map((c) => [WRITTEN + c, written[c]])),
+        });
         return json({ ok: true });
       }
       case 'versions': {

@@ -95,7 +95,23 @@ describe('edgePorts collection reads', () => {
     expect(await names()).toEqual(['b']);
     await first.store!('c').sync('x', replace([{ metadata: { name: 'c', resourceVersion: '3' } }], 2_001 + ADMITTED_GRACE_MS));
     expect(await names()).toEqual(['c']);
-    expect(await first.store!('c').summary()).toEqual({ x: { resourceVersion: String(2_001 + ADMITTED_GRACE_MS), observedAt: 2_001 + ADMITTED_GRACE_MS, count: 1 } });
+    const at = 2_001 + ADMITTED_GRACE_MS;
+    expect(await first.store!('c').summary()).toEqual({ x: { resourceVersion: String(at), observedAt: at, count: 1, currentAt: at } });
+  });
+
+  it('a write settled by a push still counts as when the edge last knew the collection current, in every isolate and after a restart', async () => {
+    const objs = clusterObjects();
+    const first = await edgePorts(env(objs.namespace), []);
+    const second = await edgePorts(env(objs.namespace), []);
+    await first.store!('c').sync('x', replace([{ metadata: { name: 'a', resourceVersion: '1' } }], 1_000));
+    expect(await second.state('c').collection('x')).toMatchObject({ observedAt: 1_000, currentAt: 1_000 });
+    await first.store!('c').admit([{ collection: 'x', key: 'b', item: { metadata: { name: 'b' } }, admittedAt: 5_000 }]);
+    expect(await second.state('c').collection('x')).toMatchObject({ observedAt: 1_000, currentAt: 5_000 });
+    // A push showing the write settles it (the overlay empties); the write still happened after the push's LIST.
+    await first.store!('c').sync('x', replace([{ metadata: { name: 'a', resourceVersion: '1' } }, { metadata: { name: 'b', resourceVersion: '2' } }], 1_500));
+    objs.restart();
+    expect(await second.state('c').collection('x')).toMatchObject({ observedAt: 1_500, currentAt: 5_000 });
+    expect(await first.store!('c').summary()).toEqual({ x: { resourceVersion: '1500', observedAt: 1_500, count: 2, currentAt: 5_000 } });
   });
 
   it('pushes diff against the pushed items only, not what was admitted', async () => {

@@ -12,7 +12,7 @@ import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/edge-s
 import type { ChangeDebouncer, ChangeEvent, ClusterState, CollectionSpec, RelatedObjects, Snapshot, WorkloadPods } from '../../src/edge-state/contracts.js';
 import type { WebhookEndpoint } from '../../src/admission/types.js';
 import { CLUSTER_ROUTES, routePath, type ClusterRoute } from '../../src/edge-state/routes.js';
-import type { ReadAnswer } from '../../src/edge-state/held.js';
+import type { CollectionSummary, ReadAnswer } from '../../src/edge-state/held.js';
 import type { AdmittedWrite } from '../../src/edge-state/admitted.js';
 import { requestReader, type StampedCache } from '../../src/edge-state/stamped-reads.js';
 import { cachedRegistry } from '../../src/edge-state/credentials-cache.js';
@@ -121,7 +121,7 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
       if (r.status !== 200) throw new Error(`recording admitted writes failed: ${r.status} ${r.value.error ?? ''}`);
     },
     async summary() {
-      return (await call<Record<string, CollectionMeta>>(stubFor(env, clusterId), 'summary')).value;
+      return (await call<Record<string, CollectionSummary>>(stubFor(env, clusterId), 'summary')).value;
     },
   });
 

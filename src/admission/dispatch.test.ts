@@ -386,6 +386,96 @@ describe('admit: state needs', () => {
   });
 });
 
+describe('admit: freshness and last known state', () => {
+  const lastKnown = (collections = ['sets'], withoutState?: 'allow' | 'deny'): StateNeeds =>
+    ({ collections, maxStalenessMs: 180_000, fallback: 'last-known', ...(withoutState ? { withoutState } : {}) });
+  const held = (pushedAgoMs: number, currentAgoMs?: number): Snapshot => ({
+    items: [{ name: 'set-a' }], resourceVersion: '7', observedAt: NOW - pushedAgoMs, ...(currentAgoMs === undefined ? {} : { currentAt: NOW - currentAgoMs }),
+  });
+  /** A mutating handler that labels the pod with the names of the sets it reads (an injection stand-in). */
+  const inject: AdmissionHandler<Pod> = async (req, s) => {
+    const sets = await s.collection<{ name: string }>('sets');
+    const p = req.object!;
+    return allow({ ...p, metadata: { ...p.metadata, labels: { ...p.metadata.labels, injected: (sets?.items ?? []).map((x) => x.name).join('.') } } });
+  };
+  const admitWith = async (needs: StateNeeds, collections: Record<string, Snapshot | undefined>, h: AdmissionHandler<Pod> = inject, type: 'mutating' | 'validating' = 'mutating') => {
+    const res = await admit(endpoint(type, [handler('sidecarset', h, { needs })]), reviewBody(), { clusterId: 'prod', state: stateOf(collections), now: NOW, budgetMs: 1_000 });
+    return { response: (res.body as AdmissionReviewResponse).response, fallbacks: res.fallbacks };
+  };
+
+  it('age counts from currentAt (a write-through or observer write after the push), not from the push', async () => {
+    // Pushed 227 s ago (over the 180 s limit), written through 5 s ago: current, no warning.
+    const { response, fallbacks } = await admitWith(lastKnown(), { sets: held(227_200, 5_000) });
+    expect(response.warnings ?? []).toEqual([]);
+    expect(decodePatch(response.patch)).toEqual([{ op: 'add', path: '/metadata/labels/injected', value: 'set-a' }]);
+    expect(fallbacks).toBeUndefined();
+    // The same with fallback deny: admitted, since the state is current.
+    expect((await admitWith({ ...lastKnown(), fallback: 'deny' }, { sets: held(227_200, 5_000) })).response.allowed).toBe(true);
+  });
+
+  it('a push refreshes: currentAt never counts older than observedAt', async () => {
+    const { response } = await admitWith({ ...lastKnown(), fallback: 'deny' }, { sets: held(1_000, 600_000) });
+    expect(response.allowed).toBe(true);
+  });
+
+  it('stale state with last-known: the handler answers from it, with a warning naming the feature, the collection and its age, counted', async () => {
+    const { response, fallbacks } = await admitWith(lastKnown(['sets', 'namespaces']), { sets: held(227_200), namespaces: held(400_000, 1_000) });
+    expect(response.allowed).toBe(true);
+    expect(decodePatch(response.patch)).toEqual([{ op: 'add', path: '/metadata/labels/injected', value: 'set-a' }]);
+    expect(response.warnings).toEqual(['sidecarset: answered from the last known state: state collection "sets" is stale (227.2s old, limit 180s)']);
+    expect(fallbacks).toEqual([{ feature: 'sidecarset', reason: 'stale' }]);
+  });
+
+  it('the same stale state with fallback deny still refuses (503), and counts', async () => {
+    const { response, fallbacks } = await admitWith({ ...lastKnown(), fallback: 'deny' }, { sets: held(227_200) });
+    expect(response.status).toMatchObject({ code: 503, message: 'sidecarset: state collection "sets" is stale (227.2s old, limit 180s); the request cannot be checked until the cluster\'s state is synced, retry shortly' });
+    expect(fallbacks).toEqual([{ feature: 'sidecarset', reason: 'stale' }]);
+  });
+
+  it('missing state with last-known: admitted unchanged with a warning, counted', async () => {
+    const { response, fallbacks } = await admitWith(lastKnown(['sets', 'namespaces']), { namespaces: held(0) });
+    expect(response).toMatchObject({ allowed: true, warnings: ['sidecarset: skipped: state collection "sets" is missing (never synced for this cluster)'] });
+    expect(response.patch).toBeUndefined();
+    expect(fallbacks).toEqual([{ feature: 'sidecarset', reason: 'missing' }]);
+  });
+
+  it('missing state with last-known and withoutState deny (a validator of our own objects): refused (503)', async () => {
+    const { response, fallbacks } = await admitWith(lastKnown(['sets'], 'deny'), {}, () => allow(), 'validating');
+    expect(response.status).toMatchObject({ code: 503, message: expect.stringMatching(/^sidecarset: state collection "sets" is missing .*retry shortly$/) });
+    expect(fallbacks).toEqual([{ feature: 'sidecarset', reason: 'missing' }]);
+    // Stale, the same validator answers from the last known state.
+    const stale = await admitWith(lastKnown(['sets'], 'deny'), { sets: held(600_000) }, () => deny(500, 'conflicts with set-a'), 'validating');
+    expect(stale.response.status).toMatchObject({ code: 500, message: 'conflicts with set-a' });
+    expect(stale.response.warnings).toEqual([expect.stringMatching(/^sidecarset: answered from the last known state: state collection "sets" is stale \(600s old/)]);
+  });
+
+  it.each<[string, ClusterState['collection'], number, 'timeout' | 'error']>([
+    ['times out', never, 20, 'timeout'],
+    ['fails', async () => Promise.reject(new Error('storage unavailable')), 1_000, 'error'],
+  ])('a state read that %s with last-known: admitted unchanged with a warning, counted', async (_name, collection, budgetMs, reason) => {
+    const res = await admit(endpoint('mutating', [handler('sidecarset', inject, { needs: lastKnown() })]), reviewBody(), { clusterId: 'prod', state: { collection }, now: NOW, budgetMs });
+    const { response } = res.body as AdmissionReviewResponse;
+    expect(response).toMatchObject({ allowed: true, warnings: [expect.stringMatching(/^sidecarset: skipped: /)] });
+    expect(res.fallbacks).toEqual([{ feature: 'sidecarset', reason }]);
+  });
+
+  it('a failing handler with last-known is skipped with a warning (withoutState deny: 500), counted', async () => {
+    const boom = () => Promise.reject(new Error('boom'));
+    const skipped = await admitWith(lastKnown(), { sets: held(0) }, boom);
+    expect(skipped.response).toMatchObject({ allowed: true, warnings: ['sidecarset: skipped: failed: boom'] });
+    expect(skipped.fallbacks).toEqual([{ feature: 'sidecarset', reason: 'error' }]);
+    const refused = await admitWith(lastKnown(['sets'], 'deny'), { sets: held(0) }, boom, 'validating');
+    expect(refused.response.status).toMatchObject({ code: 500, message: 'sidecarset: failed: boom' });
+  });
+
+  it('a handler\'s own budget refusal is its verdict, not a fallback (PUB disruption keeps refusing an unknown budget)', async () => {
+    const unknownBudget = () => deny(503, 'podunavailablebudget "web": its budget is not known yet; retry shortly');
+    const { response, fallbacks } = await admitWith(lastKnown(), { sets: held(600_000) }, unknownBudget, 'validating');
+    expect(response.status).toMatchObject({ code: 503, message: expect.stringContaining('its budget is not known yet') });
+    expect(fallbacks).toEqual([{ feature: 'sidecarset', reason: 'stale' }]);
+  });
+});
+
 describe('admit: failing handlers', () => {
   it.each<[string, AdmissionHandler<Pod>]>([
     ['throws synchronously', () => {

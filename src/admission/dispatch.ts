@@ -7,7 +7,7 @@ import { jsonPatch } from './patch.js';
 import { admissionReview, type AdmissionReviewResponse, type Outcome } from './respond.js';
 import { parseReview, type ParsedReview } from './review.js';
 import type { AdmissionInput, HandlerMatch, RegisteredHandler, StateNeeds, Verdict, WebhookEndpoint } from './types.js';
-import type { ClusterState, Snapshot } from '../edge-state/contracts.js';
+import { snapshotAge, type ClusterState, type Snapshot } from '../edge-state/contracts.js';
 
 export type AdmitOptions = {
   clusterId: string;
@@ -43,10 +43,16 @@ export type Admitted = {
   conditional?: true;
 };
 
+/** Why a handler did not answer from current state: its state was stale or missing, or it (or its state read) timed out or failed. */
+export type FallbackReason = 'stale' | 'missing' | 'timeout' | 'error';
+
+/** One fallback a request took, for the edge's counters. */
+export type FallbackTaken = { feature: string; reason: FallbackReason };
+
 /** An AdmissionReview (HTTP 200), or an error for a body that is not one (HTTP 400 or 413). */
 export type AdmitResult =
-  | { status: 200; body: AdmissionReviewResponse; admitted?: Admitted }
-  | { status: 400 | 413; body: { error: string }; admitted?: undefined };
+  | { status: 200; body: AdmissionReviewResponse; admitted?: Admitted; fallbacks?: FallbackTaken[] }
+  | { status: 400 | 413; body: { error: string }; admitted?: undefined; fallbacks?: undefined };
 
 /** Longest thrown-error message passed on to the user. */
 const MAX_ERROR_MESSAGE = 512;
@@ -63,9 +69,11 @@ export async function admit(endpoint: WebhookEndpoint, body: string, opts: Admit
     return { status: 200, body: admissionReview(parsed.apiVersion, parsed.uid, { allowed: false, code: 400, message: parsed.message }) };
   }
   const { apiVersion, input } = parsed;
+  const taken: FallbackTaken[] = [];
   try {
-    const outcome = await decide(endpoint, input, opts);
-    return { status: 200, body: admissionReview(apiVersion, input.uid, outcome), admitted: admittedOf(input, outcome.allowed) };
+    const outcome = await decide(endpoint, input, opts, taken);
+    const fallbacks = taken.length ? { fallbacks: taken } : {};
+    return { status: 200, body: admissionReview(apiVersion, input.uid, outcome), admitted: admittedOf(input, outcome.allowed), ...fallbacks };
   } catch (e) {
     // A bug, or an object the runtime cannot freeze or diff (nested deeper than the stack allows).
     return { status: 200, body: admissionReview(apiVersion, input.uid, internalError(endpoint, `${endpoint.name}: admission failed: ${errorMessage(e)}`)) };
@@ -110,7 +118,7 @@ export function handlerMatches(match: HandlerMatch, input: AdmissionInput): bool
   );
 }
 
-async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: AdmitOptions): Promise<Outcome> {
+async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: AdmitOptions, taken: FallbackTaken[]): Promise<Outcome> {
   const handlers = endpoint.handlers.filter((h) => handlerMatches(h.match, input));
   if (handlers.length === 0) return { allowed: true };
 
@@ -136,17 +144,20 @@ async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: Ad
   for (const h of handlers) {
     if (h.needs) {
       const fallback = await checkState(endpoint, h, h.needs, state, opts, deadline - Date.now());
+      if (fallback) taken.push({ feature: h.feature, reason: fallback.reason });
       if (fallback && 'deny' in fallback) return { ...fallback.deny, warnings };
-      if (fallback) {
+      if (fallback && 'skip' in fallback) {
         warnings.push(fallback.skip);
         continue;
       }
+      if (fallback) warnings.push(fallback.lastKnown);
     }
     const view = current === baseline ? input : Object.freeze({ ...input, object: current });
     const run = await within(() => h.handle(view, state, ctx), deadline - Date.now());
     const verdict = run.ok ? checkVerdict(run.value, mutating) : undefined;
     if (verdict === undefined || typeof verdict === 'string') {
       const why = run.ok ? `returned an invalid verdict: ${verdict}` : run.timedOut ? undefined : `failed: ${errorMessage(run.error)}`;
+      taken.push({ feature: h.feature, reason: why === undefined ? 'timeout' : 'error' });
       const fallback = handlerFailure(endpoint, h, opts.budgetMs, why);
       if ('deny' in fallback) return { ...fallback.deny, warnings };
       warnings.push(fallback.skip);
@@ -179,6 +190,8 @@ function fillNamespace(input: AdmissionInput): void {
 type Denial = Extract<Outcome, { allowed: false }>;
 /** What happens instead of a handler's verdict: the request is refused, or the handler skipped. */
 type Fallback = { deny: Denial } | { skip: string };
+/** A state check's finding: a fallback, or stale state answered from with this warning. */
+type StateFallback = (Fallback | { lastKnown: string }) & { reason: FallbackReason };
 
 /** Whether the state a handler needs is there and fresh enough (undefined); if not, its fallback. */
 async function checkState(
@@ -188,23 +201,36 @@ async function checkState(
   state: ClusterState,
   opts: AdmitOptions,
   remainingMs: number,
-): Promise<Fallback | undefined> {
+): Promise<StateFallback | undefined> {
   const read = await within(() => Promise.all(needs.collections.map((name) => state.collection(name))), remainingMs);
-  if (!read.ok && read.timedOut) return handlerFailure(endpoint, h, opts.budgetMs, undefined, 'reading its state');
-  let problem: string | undefined;
-  if (!read.ok) problem = `state ${needs.collections.map((c) => `"${c}"`).join(', ')} could not be read: ${errorMessage(read.error)}`;
-  for (let i = 0; read.ok && i < needs.collections.length && !problem; i++) {
-    problem = stateProblem(needs.collections[i]!, read.value[i], opts.now, needs.maxStalenessMs);
+  if (!read.ok && read.timedOut) return { reason: 'timeout', ...handlerFailure(endpoint, h, opts.budgetMs, undefined, 'reading its state') };
+  if (!read.ok) {
+    const problem = `state ${needs.collections.map((c) => `"${c}"`).join(', ')} could not be read: ${errorMessage(read.error)}`;
+    return { reason: 'error', ...withoutState(h, needs, problem) };
   }
-  if (!problem) return undefined;
-  if (needs.fallback === 'allow') return { skip: `${h.feature}: skipped: ${problem}` };
+  const missing = needs.collections.find((_, i) => !read.value[i]);
+  if (missing !== undefined) return { reason: 'missing', ...withoutState(h, needs, `state collection "${missing}" is missing (never synced for this cluster)`) };
+  const stale = needs.collections.flatMap((name, i) => staleness(name, read.value[i]!, opts.now, needs.maxStalenessMs) ?? []);
+  if (stale.length === 0) return undefined;
+  if (needs.fallback === 'last-known') return { reason: 'stale', lastKnown: `${h.feature}: answered from the last known state: ${stale.join('; ')}` };
+  return { reason: 'stale', ...withoutState(h, needs, stale.join('; ')) };
+}
+
+/** The fallback for a handler that has no usable state: skipped with a warning, or refused (503). */
+function withoutState(h: RegisteredHandler, needs: StateNeeds, problem: string): Fallback {
+  if (toleratesNoAnswer(needs)) return { skip: `${h.feature}: skipped: ${problem}` };
   const message = `${h.feature}: ${problem}; the request cannot be checked until the cluster's state is synced, retry shortly`;
   return { deny: { allowed: false, code: 503, message } };
 }
 
-function stateProblem(name: string, snap: Snapshot | undefined, now: number, maxStalenessMs: number): string | undefined {
-  if (!snap) return `state collection "${name}" is missing (never synced for this cluster)`;
-  const age = now - snap.observedAt;
+/** Whether a handler without state, or one that failed, is skipped rather than the request refused. */
+function toleratesNoAnswer(needs: StateNeeds | undefined): boolean {
+  return needs?.fallback === 'allow' || (needs?.fallback === 'last-known' && (needs.withoutState ?? 'allow') === 'allow');
+}
+
+/** "state collection "x" is stale (…)" when the snapshot is older than the limit. */
+function staleness(name: string, snap: Snapshot, now: number, maxStalenessMs: number): string | undefined {
+  const age = snapshotAge(snap, now);
   if (age <= maxStalenessMs) return undefined;
   const shown = Number.isFinite(age) ? `${formatMs(age)} old` : 'of unknown age';
   return `state collection "${name}" is stale (${shown}, limit ${formatMs(maxStalenessMs)})`;
@@ -212,12 +238,12 @@ function stateProblem(name: string, snap: Snapshot | undefined, now: number, max
 
 /**
  * A handler that threw or misbehaved (`why`), or ran out of time (`why` undefined). Tolerated with
- * a warning when its state fallback is allow or the endpoint ignores failures; else a denial:
- * 500 for an error, 504 for the budget.
+ * a warning when its needs tolerate no answer (allow; last-known unless withoutState deny) or
+ * the endpoint ignores failures; else a denial: 500 for an error, 504 for the budget.
  */
 function handlerFailure(endpoint: WebhookEndpoint, h: RegisteredHandler, budgetMs: number, why: string | undefined, doing = 'answering'): Fallback {
   const problem = why ?? `exceeded the request's time budget (${formatMs(budgetMs)}) while ${doing}`;
-  if (h.needs?.fallback === 'allow' || endpoint.failurePolicy === 'Ignore') return { skip: `${h.feature}: skipped: ${problem}` };
+  if (toleratesNoAnswer(h.needs) || endpoint.failurePolicy === 'Ignore') return { skip: `${h.feature}: skipped: ${problem}` };
   return { deny: { allowed: false, code: why === undefined ? 504 : 500, message: `${h.feature}: ${problem}` } };
 }
 

@@ -49,13 +49,28 @@ export function deny<T = never>(code: number, message: string, reason?: string):
   return { allowed: false, code, message, ...(reason ? { reason } : {}) };
 }
 
-/** What a handler needs from state, and what to do when that is missing or too old. */
+/**
+ * What a handler needs from state, and what to do when that is missing or too old. A collection's
+ * age is the time since the edge last knew it current (`Snapshot.currentAt`: a push, or a later
+ * write-through or observer write to it). Every fallback taken is counted (src/app.ts).
+ */
 export type StateNeeds = {
   collections: string[];
   /** Older than this (ms) counts as stale. */
   maxStalenessMs: number;
-  /** allow: admit unchanged with a warning; deny: refuse with a clear message (503). */
-  fallback: 'allow' | 'deny';
+  /**
+   * What a stale state, a missing one, a read that fails or times out, or a handler that fails
+   * leads to. allow: the handler is skipped, the request admitted unchanged with a warning;
+   * deny: refused with a clear message (503; 500 or 504 for a failed or slow handler);
+   * last-known: stale state is still answered from, with a warning naming the collections and
+   * their age, and the rest follows `withoutState`.
+   */
+  fallback: 'allow' | 'deny' | 'last-known';
+  /**
+   * With fallback last-known, when there is no state to answer from (never synced, unreadable in
+   * time) or the handler fails: allow (the default) or deny, as above.
+   */
+  withoutState?: 'allow' | 'deny';
 };
 
 export type HandlerContext = {

@@ -11,9 +11,20 @@ export type Snapshot<T = unknown> = {
   items: T[];
   /** The API server's list resourceVersion the snapshot was taken at. */
   resourceVersion: string;
-  /** When the reconciler observed it (ms since epoch). */
+  /** When the reconciler observed it (ms since epoch): orders pushes (an earlier one is refused). */
   observedAt: number;
+  /**
+   * When the edge last knew the collection current (ms since epoch): its latest push's
+   * `observedAt`, or a later write-through or observer write to it (admitted.ts), whichever is
+   * newer. Freshness is measured from here; absent, from `observedAt`.
+   */
+  currentAt?: number;
 };
+
+/** How old a snapshot is: the time since the edge last knew it current (`currentAt`). */
+export function snapshotAge(snap: Snapshot, now: number): number {
+  return now - Math.max(snap.observedAt, snap.currentAt ?? Number.NEGATIVE_INFINITY);
+}
 
 /**
  * Read-only cluster state for handlers. Two implementations: state pushed to the edge by the

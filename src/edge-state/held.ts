@@ -8,6 +8,9 @@ import { recordWrites, settledBy, withOverlay, type AdmittedWrite, type Overlay 
 
 type Held = { meta: CollectionMeta; items: Map<string, SyncItem> };
 
+/** A held collection as the sync summary shows it: its push, and when the edge last knew it current. */
+export type CollectionSummary = CollectionMeta & { currentAt: number; admitted?: number };
+
 /** A collection as a reader asked for it: unchanged since its stamp, or the whole snapshot. */
 export type ReadAnswer = { stamp: string; snapshot?: Snapshot } | null;
 
@@ -15,11 +18,26 @@ export class HeldState {
   private readonly pushed = new Map<string, Held>();
   private readonly overlays = new Map<string, Overlay>();
   private readonly changes = new Map<string, number>();
+  // The latest admitted write (write-through or observer) per collection: the edge saw the API
+  // server accept it, so the collection was current then, even with pushes late.
+  private readonly writtenAt = new Map<string, number>();
   // Stamps from before a restart must never match stamps after it.
   private readonly epoch = Math.random().toString(36).slice(2, 10);
 
   private touch(name: string): void {
     this.changes.set(name, (this.changes.get(name) ?? 0) + 1);
+  }
+
+  /** When the edge last knew `name` current: its push's observedAt or a later admitted write. */
+  currentAt(name: string): number | undefined {
+    const h = this.pushed.get(name);
+    if (!h) return undefined;
+    return Math.max(h.meta.observedAt, this.writtenAt.get(name) ?? Number.NEGATIVE_INFINITY);
+  }
+
+  /** The latest admitted write per collection (to persist beside the overlay). */
+  lastWrites(): Record<string, number> {
+    return Object.fromEntries(this.writtenAt);
   }
 
   stamp(name: string): string {
@@ -34,7 +52,7 @@ export class HeldState {
     // Admitted writes change what handlers read without a push: the version says so, since
     // handlers memoize what they derive from a snapshot by its version.
     const resourceVersion = overlay?.size ? `${h.meta.resourceVersion}+${this.stamp(name)}` : h.meta.resourceVersion;
-    return { items: withOverlay(h.items, overlay) as T[], resourceVersion, observedAt: h.meta.observedAt };
+    return { items: withOverlay(h.items, overlay) as T[], resourceVersion, observedAt: h.meta.observedAt, currentAt: this.currentAt(name)! };
   }
 
   read(names: readonly string[], have: Readonly<Record<string, string>>): Record<string, ReadAnswer> {
@@ -57,10 +75,10 @@ export class HeldState {
     return { meta: h.meta, items };
   }
 
-  summary(): Record<string, CollectionMeta & { admitted?: number }> {
+  summary(): Record<string, CollectionSummary> {
     return Object.fromEntries([...this.pushed].map(([k, h]) => {
       const admitted = this.overlays.get(k)?.size ?? 0;
-      return [k, admitted ? { ...h.meta, admitted } : h.meta];
+      return [k, { ...h.meta, currentAt: this.currentAt(k)!, ...(admitted ? { admitted } : {}) }];
     }));
   }
 
@@ -88,16 +106,29 @@ export class HeldState {
     this.pushed.set(name, { meta, items: new Map(items) });
   }
 
-  /** Records admitted writes; returns the overlay entries as they now stand (to persist). */
+  /**
+   * Records admitted writes; returns the overlay entries as they now stand (to persist). Every
+   * write refreshes its collection's currentAt, even one that does not replace the entry held.
+   */
   admit(writes: readonly AdmittedWrite[]): AdmittedWrite[] {
+    this.wrote(writes.map((w) => [w.collection, w.admittedAt]));
     const stored = recordWrites(this.overlays, writes);
-    for (const name of new Set(stored.map((w) => w.collection))) this.touch(name);
+    // Also for a write that changed no entry: readers holding the snapshot learn its new currentAt.
+    for (const name of new Set(writes.map((w) => w.collection))) this.touch(name);
     return stored;
+  }
+
+  /** Restores (or records) when collections were last written: [collection, admittedAt]. */
+  wrote(times: Iterable<readonly [string, number]>): void {
+    for (const [name, at] of times) {
+      if (Number.isFinite(at) && at > (this.writtenAt.get(name) ?? Number.NEGATIVE_INFINITY)) this.writtenAt.set(name, at);
+    }
   }
 
   clear(): void {
     this.pushed.clear();
     this.overlays.clear();
     this.changes.clear();
+    this.writtenAt.clear();
   }
 }

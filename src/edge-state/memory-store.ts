@@ -1,8 +1,8 @@
 // Pushed state held in memory: for tests, benchmarks and single-process Node deployments.
 import type { Snapshot } from './contracts.js';
-import type { CollectionMeta, EdgeVersions, SyncPayload } from './sync.js';
+import type { EdgeVersions, SyncPayload } from './sync.js';
 import type { StateStore } from './state-store.js';
-import { HeldState, type ReadAnswer } from './held.js';
+import { HeldState, type CollectionSummary, type ReadAnswer } from './held.js';
 import type { AdmittedWrite } from './admitted.js';
 
 export class MemoryStateStore implements StateStore {
@@ -31,7 +31,7 @@ export class MemoryStateStore implements StateStore {
     this.held.admit(writes);
   }
 
-  async summary(): Promise<Record<string, CollectionMeta>> {
+  async summary(): Promise<Record<string, CollectionSummary>> {
     return this.held.summary();
   }
 }

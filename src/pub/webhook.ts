@@ -9,8 +9,8 @@ import { podWorkload, relatedPub, replicaSetsIn, type Owned, type PodLike } from
 import { RELATED_PUB_ANNOTATION, type PodUnavailableBudget } from './types.js';
 import { validatePodUnavailableBudget } from './validate.js';
 
-/** Other PUBs older than this, or missing, refuse validation (a conflict could slip through). */
-export const VALIDATE_PUB_NEEDS: StateNeeds = { collections: [PUBS_COLLECTION], maxStalenessMs: 5 * 60_000, fallback: 'deny' };
+/** Other PUBs older than this: validated against the last known ones, with a warning; never synced: refused (a conflict could slip through). */
+export const VALIDATE_PUB_NEEDS: StateNeeds = { collections: [PUBS_COLLECTION], maxStalenessMs: 5 * 60_000, fallback: 'last-known', withoutState: 'deny' };
 
 export const validatePubHandler: AdmissionHandler<PodUnavailableBudget> = async (req, state) => {
   const pub = req.object;
@@ -24,10 +24,11 @@ export const validatePubHandler: AdmissionHandler<PodUnavailableBudget> = async 
 };
 
 /**
- * OpenKruise only logs PUB lookup errors on pod CREATE (§6): without fresh PUBs the pod is admitted
- * unstamped (with a warning), and the controller back-fills the annotation.
+ * OpenKruise only logs PUB lookup errors on pod CREATE (§6): stale PUBs are stamped from as last
+ * known (with a warning); without any, the pod is admitted unstamped (with a warning), and the
+ * controller back-fills the annotation.
  */
-export const STAMP_RELATED_PUB_NEEDS: StateNeeds = { collections: [PUBS_COLLECTION, REPLICASETS_COLLECTION], maxStalenessMs: 5 * 60_000, fallback: 'allow' };
+export const STAMP_RELATED_PUB_NEEDS: StateNeeds = { collections: [PUBS_COLLECTION, REPLICASETS_COLLECTION], maxStalenessMs: 5 * 60_000, fallback: 'last-known' };
 
 export const stampRelatedPubHandler: AdmissionHandler<V1Pod> = async (req, state) => {
   const pod = req.object;

@@ -1,7 +1,8 @@
 // The pod mutating webhook's SidecarSet step (../shared/SEMANTICS.md §2.4, §6 step 3): on CREATE, inject
 // every matching SidecarSet at the revision chosen for the pod. It answers from the injection plan
-// (pushed state, indexed once per state version); a pod admitted without its sidecars is worse
-// than a create the client retries, so missing or stale state refuses the pod by default.
+// (pushed state, indexed once per state version). Our own delay never fails a pod creation: stale
+// state is answered from as last known (with a warning), and a pod created before any state was
+// synced, or while it cannot be read, is admitted without sidecars, with a warning.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
 import { allow, deny, type AdmissionHandler, type StateNeeds } from '../admission/types.js';
 import { type ClusterState } from '../edge-state/contracts.js';
@@ -17,9 +18,9 @@ import { type SidecarSet } from './types.js';
 export type InjectionOptions = {
   /** Where SidecarSet ControllerRevisions live. Default kruise-system. */
   kruiseNamespace?: string;
-  /** Pushed state older than this refuses (or, with fallback allow, skips) injection. Default 3 min. */
+  /** State older than this is answered from with a warning (with fallback deny: refused). Default 3 min. */
   maxStalenessMs?: number;
-  /** What to do without current state: deny (default) or admit the pod without sidecars, with a warning. */
+  /** What to do without current state: last-known (default), allow (no sidecars, with a warning) or deny. */
   fallback?: StateNeeds['fallback'];
   /** Uniform in [0, 1), for policy Partial; Math.random by default. */
   random?: () => number;
@@ -33,7 +34,7 @@ export function injectionNeeds(opts: InjectionOptions = {}): StateNeeds {
   return {
     collections: [SIDECARSETS_COLLECTION, NAMESPACES_COLLECTION, SIDECARSET_REVISIONS_COLLECTION],
     maxStalenessMs: opts.maxStalenessMs ?? DEFAULT_INJECTION_STALENESS_MS,
-    fallback: opts.fallback ?? 'deny',
+    fallback: opts.fallback ?? 'last-known',
   };
 }
 

@@ -105,7 +105,7 @@ describe('validateSidecarSetHandler', () => {
 });
 
 describe('registrations', () => {
-  it('mutate-sidecarset without state; validate-kruise needing four collections, 5 minutes, deny', () => {
+  it('mutate-sidecarset without state; validate-kruise needing four collections, 5 minutes, last known, deny without state', () => {
     expect(sidecarSetValidationHandlers.map((r) => [r.endpoint, r.handler.needs])).toEqual([
       ['mutate-sidecarset', undefined],
       ['validate-kruise', VALIDATE_SIDECARSET_NEEDS],
@@ -113,7 +113,8 @@ describe('registrations', () => {
     expect(VALIDATE_SIDECARSET_NEEDS).toEqual({
       collections: ['sidecarsets', 'namespaces', 'kruise-configuration', 'sidecarset-revisions'],
       maxStalenessMs: 300_000,
-      fallback: 'deny',
+      fallback: 'last-known',
+      withoutState: 'deny',
     });
     for (const r of sidecarSetValidationHandlers) {
       expect(r.handler.match).toEqual({ group: 'apps.kruise.io', kind: 'SidecarSet', subResource: '', operations: ['CREATE', 'UPDATE'] });

@@ -1,7 +1,8 @@
 // The SidecarSet webhooks (../shared/SEMANTICS.md §2.2, §2.3): defaulting on `mutate-sidecarset`, validation
 // on `validate-kruise`. Validation reads other SidecarSets, Namespaces, the kruise-configuration
 // ConfigMap and SidecarSet revisions from cluster state; a wrongly admitted SidecarSet can break
-// every pod it matches, so missing or stale state refuses the request (fallback deny).
+// every pod it matches, so state never synced refuses the request; stale state is validated
+// against as last known, with a warning.
 import type { V1ControllerRevision } from '@kubernetes/client-node';
 import { allow, deny, type AdmissionHandler, type HandlerMatch, type RegisteredHandler, type StateNeeds } from '../admission/types.js';
 import { formatFieldErrors } from '../kube/field-errors.js';
@@ -63,11 +64,15 @@ export function makeValidateSidecarSetHandler(opts: SidecarSetWebhookOptions = {
 
 export const validateSidecarSetHandler: AdmissionHandler<SidecarSet> = makeValidateSidecarSetHandler();
 
-/** What validation reads; stale for more than five minutes or missing ⇒ the request is refused. */
+/**
+ * What validation reads. Older than five minutes: validated against the last known state, with a
+ * warning. Never synced: refused (503), since conflicts with sets the edge never saw cannot be checked.
+ */
 export const VALIDATE_SIDECARSET_NEEDS: StateNeeds = {
   collections: [SIDECARSETS_COLLECTION, NAMESPACES_COLLECTION, KRUISE_CONFIGURATION_COLLECTION, SIDECARSET_REVISIONS_COLLECTION],
   maxStalenessMs: 5 * 60_000,
-  fallback: 'deny',
+  fallback: 'last-known',
+  withoutState: 'deny',
 };
 
 export type SidecarSetHandlerRegistration = { endpoint: string; handler: Omit<RegisteredHandler, 'feature'> };

@@ -17,6 +17,12 @@ import { makeValidateWorkloadSpreadHandler, VALIDATE_WORKLOADSPREAD_MATCH, VALID
  * fail the pod (the mutate-pod endpoint's failurePolicy is Fail).
  */
 const POD_NEEDS: StateNeeds = { collections: [], maxStalenessMs: Number.POSITIVE_INFINITY, fallback: 'allow' };
+/**
+ * Placement also places from stale WorkloadSpreads (last known, with a warning); never synced, it
+ * admits the pod without a subset. The workload collections it reads for owners are not gated
+ * (each pod CREATE would read them all): what they lack, the handler warns about itself.
+ */
+const PLACE_POD_NEEDS: StateNeeds = { collections: [WORKLOADSPREADS_COLLECTION, KRUISE_CONFIGURATION_COLLECTION], maxStalenessMs: 5 * 60_000, fallback: 'last-known' };
 
 export type WorkloadSpreadHandlerRegistration = { endpoint: string; handler: Omit<RegisteredHandler, 'feature'> };
 
@@ -27,9 +33,7 @@ export function workloadSpreadWebhookHandlers(opts: WorkloadSpreadWebhookOptions
       handler: {
         match: { group: '', kind: 'Pod', resource: 'pods', subResource: '', operations: ['CREATE'] },
         handle: makePlacePodHandler(opts) as AdmissionHandler,
-        needs: POD_NEEDS,
-        // Read one after the other by the handler; asked for with the other handlers' state at once.
-        reads: [KRUISE_CONFIGURATION_COLLECTION, WORKLOADSPREADS_COLLECTION],
+        needs: PLACE_POD_NEEDS,
       },
     },
     {

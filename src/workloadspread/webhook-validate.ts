@@ -1,7 +1,8 @@
 // The WorkloadSpread validating webhook on validate-kruise (../shared/SEMANTICS.md §3.2). It reads the other
 // WorkloadSpreads (conflicts), kruise-configuration (custom kinds) and the target workload (patch
-// validation) from cluster state; missing or stale state refuses the request, since a wrongly
-// admitted WorkloadSpread misplaces every pod of its workload.
+// validation) from cluster state. Stale state is validated against as last known, with a warning;
+// missing state refuses the request, since a wrongly admitted WorkloadSpread misplaces every pod
+// of its workload.
 import { allow, deny, type AdmissionHandler, type HandlerMatch, type StateNeeds } from '../admission/types.js';
 import { formatFieldErrors } from '../kube/field-errors.js';
 import { isRecord } from '../kube/validation.js';
@@ -16,7 +17,8 @@ export const VALIDATE_WORKLOADSPREAD_MATCH: HandlerMatch = { group: WS_GROUP, ki
 export const VALIDATE_WORKLOADSPREAD_NEEDS: StateNeeds = {
   collections: [WORKLOADSPREADS_COLLECTION, KRUISE_CONFIGURATION_COLLECTION],
   maxStalenessMs: 5 * 60_000,
-  fallback: 'deny',
+  fallback: 'last-known',
+  withoutState: 'deny',
 };
 
 type Item = { metadata?: { name?: string; namespace?: string }; data?: unknown; spec?: NonNullable<WorkloadSpreadValidationContext['target']>['spec'] };

@@ -169,14 +169,13 @@ const ghostPod = (owner: { kind: string; name: string }) => ({
 
 describe('fallback: what a decision needs is missing', () => {
   it('WorkloadSpreads not pushed yet: a workload’s pods are admitted without a subset, with a warning (never refused)', async () => {
-    // Everything else the production features read is there (SidecarSet injection refuses pods
-    // without its state), only the WorkloadSpread collections are not.
+    // Everything else the production features read is there, only the WorkloadSpread collections are not.
     const others = stateCollections().filter((c) => !workloadSpreadCollections.some((w) => w.name === c.name));
     await pushCollections(edge, (v, k, o) => kube.list(v, k, o), others);
     const answer = await reviewPodCreate(ghostPod({ kind: 'ReplicaSet', name: 'early' }));
     expect(answer).toMatchObject({ allowed: true });
     expect(answer.patch).toBeUndefined();
-    expect(answer.warnings?.join('\n')).toMatch(/workloadspread: pod .*placed in no subset: no WorkloadSpreads were pushed to the edge yet/);
+    expect(answer.warnings?.join('\n')).toMatch(/workloadspread: skipped: state collection "workloadspreads" is missing \(never synced for this cluster\)/);
     await create(replicaSet('early', 1));
     const [pod] = await settled('app=early', 1);
     expect(pod!.metadata.annotations?.[MATCHED]).toBeUndefined();

@@ -35,6 +35,8 @@ export type EdgeEnv = {
   kubelet: FakeKubelet;
   worker: LocalWorker;
   edge: EdgeTarget;
+  /** The cluster's path secret, to send reviews straight to the edge (the API server only logs their warnings). */
+  webhookSecret: string;
   resync(): Promise<void>;
   createPub(name: string, spec: Record<string, unknown>, annotations?: Record<string, string>): Promise<PubObj>;
   createPod(name: string, labels: Record<string, string>, meta?: Partial<Meta> & { ownerReferences?: unknown[]; finalizers?: string[] }): Promise<Pod>;
@@ -72,7 +74,7 @@ export async function startEdgeEnv(name: string, features: readonly Feature[], o
   const edge: EdgeTarget = { baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch };
 
   const env: EdgeEnv = {
-    kube, clusterId: CLUSTER, ns, kubelet, worker, edge,
+    kube, clusterId: CLUSTER, ns, kubelet, worker, edge, webhookSecret: creds.webhookSecret,
     async resync() {
       const failures: string[] = [];
       const code = await reconcile(kube, {
