@@ -27,6 +27,7 @@ import { describePush, pushCollections } from '../src/edge-state/push.js';
 import { fetchTrustingCa } from '../src/edge-state/ca-fetch.js';
 import { FEATURES, stateCollections, webhookEndpoints, withoutPodStatusObserver } from '../src/registry.js';
 import { renderClusterSide } from '../src/install/render.js';
+import { serverKeepsNameLabel } from '../src/install/server-version.js';
 import { applyClusterSide } from '../src/install/apply.js';
 import { startLocalWorker } from './local-worker.js';
 import { startNodeServer } from '../functions/node/server.js';
@@ -99,9 +100,10 @@ log(`validate-delete (live reads) on ${live.url}`);
 
 // CRDs first (a fresh cluster serves none of our kinds yet), then the state webhooks read, then
 // the webhooks themselves.
+const nameLabelKept = await serverKeepsNameLabel(kube);
 const clusterSide = (endpoints: ReturnType<typeof webhookEndpoints>, withCrds: boolean) =>
   renderClusterSide({
-    baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, caBundle: ca, endpoints, crds: withCrds ? crds : [],
+    baseUrl: worker.url, clusterId: CLUSTER_ID, secret: creds.webhookSecret, caBundle: ca, endpoints, crds: withCrds ? crds : [], nameLabelKept,
     ...(endpoints.some((e) => e.path === 'validate-delete') ? { overrides: { 'validate-delete': { baseUrl: live.url, caBundle: ca } } } : {}),
   });
 await applyClusterSide(kube, clusterSide([], true), { log: verbose ? log : undefined });

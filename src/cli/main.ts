@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import type { LabelSelector } from '../admission/types.js';
 import { applyClusterSide, uninstallClusterSide } from '../install/apply.js';
+import { serverKeepsNameLabel } from '../install/server-version.js';
 import {
   checkWebhookTarget,
   DEFAULT_NAMESPACE,
@@ -149,7 +150,7 @@ async function install(v: Values): Promise<void> {
   checkWebhookTarget(baseUrl, clusterId, secret);
   if (!v.apply) for (const o of ['kubeconfig'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
   const endpoints = v['node-loop'] ? withoutPodStatusObserver(webhookEndpoints()) : webhookEndpoints();
-  const objects = renderClusterSide({
+  const render = (nameLabelKept: boolean) => renderClusterSide({
     baseUrl,
     clusterId,
     secret,
@@ -158,12 +159,15 @@ async function install(v: Values): Promise<void> {
     endpoints,
     crds: readCrdManifests(crdDir()),
     overrides: overrides(v, endpoints.map((e) => e.path)),
+    nameLabelKept,
   });
+  // Printed for a current cluster (1.21+); applied for the cluster's own version.
+  const printed = render(true);
   if (!v.apply) {
-    process.stdout.write(toYaml(objects, clusterId));
+    process.stdout.write(toYaml(printed, clusterId));
     return;
   }
-  await withKube(v.kubeconfig, (kube) => applyClusterSide(kube, objects, { log }));
+  await withKube(v.kubeconfig, async (kube) => applyClusterSide(kube, render(await serverKeepsNameLabel(kube)), { log }));
   const hooks = endpoints.length;
   log(`installed for cluster ${clusterId}: ${hooks} webhook endpoint${hooks === 1 ? '' : 's'} registered`);
 }

@@ -155,8 +155,17 @@ describe('renderClusterSide', () => {
     expect(v).not.toHaveProperty('objectSelector');
   });
 
-  it('sends the install namespace to the observers of what lives there, by a selector that holds without its labels (it carries the opt-out too)', () => {
+  it('sends the observers of what lives in the install namespace only that namespace where the API server keeps its name label (1.21+)', () => {
     const objs = render({ endpoints: webhookEndpoints(FEATURES) });
+    for (const name of ['observe-config.kruise-serverless.io', 'observe-revisions.kruise-serverless.io']) {
+      expect(hooks(objs, 'ValidatingWebhookConfiguration').find((h) => h.name === name)?.namespaceSelector).toEqual({
+        matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['kruise-system'] }],
+      });
+    }
+  });
+
+  it('before 1.21 sends them every namespace but kube-system, by a selector that holds when the install namespace loses its labels', () => {
+    const objs = render({ endpoints: webhookEndpoints(FEATURES), nameLabelKept: false });
     for (const name of ['observe-config.kruise-serverless.io', 'observe-revisions.kruise-serverless.io']) {
       expect(hooks(objs, 'ValidatingWebhookConfiguration').find((h) => h.name === name)?.namespaceSelector).toEqual({
         matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }],

@@ -63,6 +63,12 @@ export type RenderOptions = {
   crds: readonly KubeObject[];
   /** Keyed by endpoint path. */
   overrides?: Record<string, WebhookOverride>;
+  /**
+   * Whether the API server keeps `kubernetes.io/metadata.name` on every namespace (Kubernetes
+   * 1.21+; see serverKeepsNameLabel). Default true. Before 1.21 a namespace replaced without it
+   * loses it, so the observers of our own namespace are sent every namespace instead.
+   */
+  nameLabelKept?: boolean;
 };
 
 type Crd = { spec?: { group?: string; names?: { plural?: string }; versions?: { subresources?: { status?: unknown; scale?: unknown } }[] } };
@@ -208,7 +214,7 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
   const ca = o.baseUrl === undefined ? opts.caBundle : o.caBundle;
   const caBundle = ca === undefined ? undefined : caBundleField(ca);
   const namespaceSelector = mergeSelectors([
-    namespacesOf(e, namespace),
+    namespacesOf(e, namespace, opts.nameLabelKept ?? true),
     e.namespaceSelector,
     o.namespaceSelector,
   ]);
@@ -229,8 +235,9 @@ function webhookEntry(e: WebhookEndpoint, opts: RenderOptions, namespace: string
 }
 
 /** The namespaces an endpoint is called for, before the endpoint's and the install's own selectors. */
-function namespacesOf(e: WebhookEndpoint, namespace: string): LabelSelector {
-  if (e.installNamespaceOnly) return { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [namespace] }] };
+function namespacesOf(e: WebhookEndpoint, namespace: string, nameLabelKept: boolean): LabelSelector {
+  const ours: LabelSelector = { matchExpressions: [{ key: NAME_LABEL, operator: 'In', values: [namespace] }] };
+  if (e.installNamespaceOnly || (e.withInstallNamespace && nameLabelKept)) return ours;
   // Our namespace carries the opt-out too; kube-system is given the name label by the apply step.
   if (e.withInstallNamespace) return { matchExpressions: [{ key: NAME_LABEL, operator: 'NotIn', values: ['kube-system'] }] };
   return {

@@ -10,6 +10,7 @@ import { webhookEndpoints } from '../../../src/registry.js';
 import { POD_STATUS_OBSERVER } from '../../../src/admission/endpoints.js';
 import type { Feature } from '../../../src/feature.js';
 import { renderClusterSide } from '../../../src/install/render.js';
+import { serverKeepsNameLabel } from '../../../src/install/server-version.js';
 import { applyClusterSide, uninstallClusterSide } from '../../../src/install/apply.js';
 import { reconcile } from '../../../src/cli/reconcile.js';
 import type { EdgeTarget } from '../../../src/edge-state/push.js';
@@ -70,7 +71,7 @@ export async function startEdgeEnv(name: string, features: readonly Feature[], o
   const scoped = { namespaceSelector: { matchLabels: { [SCOPE_LABEL]: 'yes' } } };
   const endpoints = webhookEndpoints(features);
   const overrides = Object.fromEntries(endpoints.filter((e) => e.path.endsWith('-pod') || e.path === POD_STATUS_OBSERVER).map((e) => [e.path, scoped]));
-  await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [], endpoints, overrides }));
+  await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId: CLUSTER, secret: creds.webhookSecret, caBundle: caPem(), crds: [], endpoints, overrides, nameLabelKept: await serverKeepsNameLabel(kube) }));
   const edge: EdgeTarget = { baseUrl: worker.url, clusterId: CLUSTER, syncToken: creds.syncToken, fetch: trustingFetch };
 
   const env: EdgeEnv = {
