@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PubBudgetState } from '../budget-state.js';
 import type { PodUnavailableBudgetStatus } from '../types.js';
-import { statusOf, statusPatch } from './status.js';
+import { statusOf, statusPatch, withAdmitted } from './status.js';
 
 const T = Date.parse('2024-01-01T00:00:00Z');
 const state = (disruptedPods: Record<string, number> = {}, unavailablePods: Record<string, number> = {}): PubBudgetState => ({
@@ -43,5 +43,21 @@ describe('statusPatch', () => {
     // RFC 7386: null deletes the key, anything else replaces it.
     const merged = Object.fromEntries(Object.entries({ ...stored, ...patch }).filter(([, v]) => v !== null));
     expect(merged).toEqual(statusOf(state()));
+  });
+});
+
+describe('withAdmitted', () => {
+  it('shows a disruption the ledger admitted once, though this run confirmed it (the pod is gone)', () => {
+    const admitted = state({ web0: T });
+    const shown = withAdmitted(statusOf(state()), admitted, scalars);
+    expect(shown).toEqual({ status: { ...scalars, disruptedPods: { web0: '2024-01-01T00:00:00Z' } }, added: true });
+    // The next run: status shows it already, so it goes.
+    expect(withAdmitted(statusOf(state()), state(), shown.status)).toEqual({ status: scalars, added: false });
+    expect(withAdmitted(statusOf(state()), admitted, shown.status)).toEqual({ status: scalars, added: false });
+  });
+
+  it('adds nothing without a ledger, or for entries the status keeps anyway', () => {
+    expect(withAdmitted(statusOf(state()), undefined, undefined)).toEqual({ status: scalars, added: false });
+    expect(withAdmitted(statusOf(state({}, { p: T })), state({}, { p: T }), scalars).added).toBe(false);
   });
 });

@@ -2,6 +2,10 @@
 // are shaped as OpenKruise's `omitempty` writes them: an empty one is left out, never `{}`; in the
 // patch, entries that went away are written as null, and a map that emptied as null for the whole
 // field (how a merge patch deletes a key). Pure.
+//
+// Every disruption the edge admitted shows in status at least once (`withAdmitted`), as
+// OpenKruise's webhook writes it there before its controller sees the pod go: a run that finds
+// the pod already gone would otherwise confirm the entry before anyone could read it.
 import { mapFieldPatch, omitEmpty } from '../../kube/merge-patch.js';
 import { rfc3339 } from '../../workload/pods.js';
 import type { PubBudgetState } from '../budget-state.js';
@@ -40,4 +44,21 @@ export function statusPatch(current: Partial<PodUnavailableBudgetStatus> | undef
     else patch[k] = field;
   }
   return patch;
+}
+
+/**
+ * `next` with the disruptions the ledger held before this run's resync (`admitted`) that status
+ * has not shown yet (`shown`): the resync may have confirmed them already (the pod is gone), but
+ * they appear once, until the next run. Answers whether any was added.
+ */
+export function withAdmitted(next: PodUnavailableBudgetStatus, admitted: PubBudgetState | undefined, shown: Partial<PodUnavailableBudgetStatus> | undefined): { status: PodUnavailableBudgetStatus; added: boolean } {
+  let added = false;
+  const out: PodUnavailableBudgetStatus = { ...next };
+  for (const k of MAPS) {
+    const unshown = Object.entries(admitted?.[k] ?? {}).filter(([pod]) => !Object.hasOwn(shown?.[k] ?? {}, pod) && !Object.hasOwn(next[k] ?? {}, pod));
+    if (!unshown.length) continue;
+    added = true;
+    out[k] = Object.fromEntries(Object.entries({ ...next[k], ...times(Object.fromEntries(unshown)) }).sort()) as PodUnavailableBudgetStatus[typeof k];
+  }
+  return { status: out, added };
 }

@@ -114,10 +114,18 @@ describe('observe → decide with the ledger', () => {
 
     expect(plan.status).toHaveLength(1);
     const status = plan.status[0]!.status as { versionedSubsetStatuses: Record<string, { name: string; missingReplicas: number; creatingPods?: Record<string, string> }[]> };
-    expect(status.versionedSubsetStatuses.abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { k2: '2026-01-01T00:10:00Z' } });
-    expect(plan.requeueAfterMs).toBe(30_000);
-    // Once written, the same observation plans no status write.
-    const written = { ...observed, spreads: observed.spreads.map((o) => ({ ...o, ws: { ...o.ws, status: plan.status[0]!.status } as WorkloadSpread })) };
+    // k1's creation shows once though its pod is seen already, as OpenKruise's webhook writes it;
+    // the controller comes back a moment later to drop it.
+    expect(status.versionedSubsetStatuses.abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { k1: '2026-01-01T00:10:00Z', k2: '2026-01-01T00:10:00Z' } });
+    expect(plan.requeueAfterMs).toBe(1000);
+    const withStatus = (o: typeof observed, st: unknown) => ({ ...o, spreads: o.spreads.map((x) => ({ ...x, ws: { ...x.ws, status: st } as WorkloadSpread })) });
+    // The next run, on the resynced ledger: k1 goes, k2 stays until its pod is seen; then nothing to write.
+    const next = await observeWorkloadSpreads(fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [{ ...ws, status: plan.status[0]!.status } as WorkloadSpread], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [seen] }), { kind: 'all' }, { ledgers, now: () => NOW });
+    const second = decideWorkloadSpreads(next, new Date(NOW));
+    const secondStatus = second.status[0]!.status as typeof status;
+    expect(secondStatus.versionedSubsetStatuses.abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { k2: '2026-01-01T00:10:00Z' } });
+    expect(second.requeueAfterMs).toBe(30_000);
+    const written = withStatus(next, second.status[0]!.status);
     expect(decideWorkloadSpreads(written, new Date(NOW)).status).toEqual([]);
     expect(plan.writes).toEqual([
       expect.objectContaining({ op: 'patch', target: expect.objectContaining({ name: 'web-abc-1' }), patch: { metadata: { annotations: { [POD_DELETION_COST_ANNOTATION]: '200' } } } }),
