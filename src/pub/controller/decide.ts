@@ -23,7 +23,7 @@ export const PENDING_REQUEUE_MS = 10_000;
  * (Lambda) this wake-up is how the controller learns of it.
  */
 export const AVAILABILITY_REQUEUE_MS = 3_000;
-/** A disruption shown once though already confirmed (status.ts, withAdmitted) goes at the next run, this soon. */
+/** Disruptions kept readable though already confirmed (status.ts, withAdmitted) are looked at again this soon. */
 export const SHOWN_REQUEUE_MS = 1_000;
 
 const podRef = (namespace: string, name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace, name });
@@ -99,7 +99,7 @@ export function decidePubs(o: PubObserved, now: Date): Plan {
     pending ||= inFlight > 0;
     // Pods unavailable for another reason than a disruption this budget admitted.
     waiting ||= state.currentAvailable + inFlight < state.totalReplicas;
-    const shown = withAdmitted(statusOf(state), base, pub.status);
+    const shown = withAdmitted(statusOf(state), base, pub.status, now.getTime());
     unconfirmedShown ||= shown.added;
     const patch = statusPatch(pub.status, shown.status);
     if (patch) {

@@ -49,9 +49,9 @@ function canonical(v: unknown): string {
 }
 
 /** Writes status when it changed; answers whether it shows admitted entries the ledger has confirmed already. */
-function decideStatus(o: SpreadObserved, plan: Plan): boolean {
+function decideStatus(o: SpreadObserved, plan: Plan, now: number): boolean {
   const ws = o.ws;
-  const shown = withAdmittedEntries(versionedStatuses(o.ledger), o.held, ws.status?.versionedSubsetStatuses as Record<string, WorkloadSpreadSubsetStatus[]> | undefined);
+  const shown = withAdmittedEntries(versionedStatuses(o.ledger), o.held, ws.status?.versionedSubsetStatuses as Record<string, WorkloadSpreadSubsetStatus[]> | undefined, now);
   const versioned = shown.versioned;
   // Empty maps are left out, as OpenKruise's omitempty writes them (subsets' creatingPods and
   // deletingPods in versionedStatuses, versionedSubsetStatuses itself here).
@@ -123,7 +123,7 @@ export function decideWorkloadSpreads(observed: WorkloadSpreadObserved, now: Dat
   for (const o of observed.spreads) {
     if (!o.supported) continue;
     // Entries shown once though confirmed go at the next run, a moment later.
-    if (decideStatus(o, plan)) wakeAt = Math.min(wakeAt ?? Infinity, observed.now + MIN_REQUEUE_MS);
+    if (decideStatus(o, plan, observed.now)) wakeAt = Math.min(wakeAt ?? Infinity, observed.now + MIN_REQUEUE_MS);
     if (decidePods(o, plan)) wakeAt = Math.min(wakeAt ?? Infinity, observed.now + MIN_REQUEUE_MS);
     if (o.resync) {
       (plan.ledgers ??= []).push({ ...o.resync, op: 'resync', reason: 'bring the edge’s subset accounting in line with the pods observed' });
