@@ -135,7 +135,7 @@ async function decide(endpoint: WebhookEndpoint, input: AdmissionInput, opts: Ad
   // object: one round trip, about 0.2 ms of CPU, per call) answer them together instead of once
   // per handler. A failed read surfaces where its handler's gate (or the handler) awaits it.
   for (const name of new Set(handlers.flatMap((h) => [...(h.needs?.collections ?? []), ...(h.reads ?? [])]))) void state.collection(name).catch(() => undefined);
-  const ctx = { now: opts.now };
+  const ctx = { now: opts.now, deadline };
   const mutating = endpoint.type === 'mutating' && isObject(input.object);
   const baseline = input.object;
   let current = baseline;

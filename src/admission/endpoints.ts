@@ -156,8 +156,8 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     objectSelector: DELETE_PROTECTION_SELECTOR,
   },
   {
-    // Namespaces (labels for namespaceSelectors), the workloads pods are owned by (and their scale), and deletions
-    // of the kinds validate-kruise admits (it sees only their creates and updates).
+    // Namespaces (labels for namespaceSelectors), the workloads pods are owned by (and their scale), deletions
+    // of the kinds validate-kruise admits (it sees only their creates and updates), and budgets' status writes.
     ...OBSERVER,
     path: 'observe',
     name: 'observe.kruise-serverless.io',
@@ -171,6 +171,10 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['clonesets/scale', 'statefulsets/scale'], operations: ['UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads'], operations: ['DELETE'] },
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['DELETE'] },
+      // Budgets' recorded status, whoever writes it (another controller, before a takeover): a
+      // ledger not resynced yet is seeded from it.
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['workloadspreads/status'], operations: ['UPDATE'] },
+      { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets/status'], operations: ['UPDATE'] },
     ],
   },
   {

@@ -76,6 +76,11 @@ export type StateNeeds = {
 export type HandlerContext = {
   /** The time the request arrived (ms since epoch); handlers must not read the clock themselves. */
   now: number;
+  /**
+   * When the request's time budget runs out (ms since epoch, wall clock): a handler that waits for
+   * state (an event, a bounded poll) must have answered by then, or its fallback answers instead.
+   */
+  deadline?: number;
 };
 
 export type AdmissionHandler<T = unknown> = (

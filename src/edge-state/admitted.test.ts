@@ -57,6 +57,18 @@ describe('admittedWrites', () => {
   });
 });
 
+describe('status subresource', () => {
+  it('writes the object with its new status into collections that read status (budgets), and nowhere else', () => {
+    const status = { totalReplicas: 3, desiredAvailable: 2, currentAvailable: 3, unavailableAllowed: 1 };
+    const pub = { metadata: { name: 'p', namespace: 'ns', uid: 'u', resourceVersion: '7' }, spec: {}, status };
+    const w = admittedWrites(specs, req({ group: 'policy.kruise.io', kind: 'PodUnavailableBudget', subResource: 'status', operation: 'UPDATE', namespace: 'ns', object: pub, oldObject: { ...pub, metadata: { ...pub.metadata, resourceVersion: '6' }, status: {} } }), 5);
+    expect(w).toEqual([expect.objectContaining({ collection: 'podunavailablebudgets', key: 'ns/p', item: expect.objectContaining({ status }), baseVersion: '6' })]);
+    expect(summary(req({ group: 'apps.kruise.io', kind: 'WorkloadSpread', subResource: 'status', operation: 'UPDATE', namespace: 'ns', object: { metadata: { name: 'w' }, spec: {}, status: {} } })))
+      .toEqual(['workloadspreads put ns/w']);
+    expect(summary(req({ group: 'apps', kind: 'Deployment', subResource: 'status', operation: 'UPDATE', namespace: 'ns', object: { metadata: { name: 'd' }, spec: {} } }))).toEqual([]);
+  });
+});
+
 describe('scale subresource', () => {
   const scale = (replicas: number, rv: string) => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'ns', resourceVersion: rv }, spec: { replicas } });
   const scaled = req({ group: 'autoscaling', kind: 'Scale', subResource: 'scale', operation: 'UPDATE', namespace: 'ns', resource: { group: 'apps', resource: 'deployments' }, object: scale(7, '5'), oldObject: scale(3, '5') });

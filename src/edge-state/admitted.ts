@@ -73,7 +73,8 @@ const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.s
  * The writes an allowed request makes to the collections handlers read: an object created or
  * updated inside a collection's selection is put, one deleted (or updated out of the selection)
  * is removed. A computed collection is written only through its own `writeThrough`, from the
- * one observer it names (its items are not objects of one kind), subresources included.
+ * one observer it names (its items are not objects of one kind), subresources included. Of the
+ * subresources, only `status` writes through, to collections that declare `writesStatus`.
  */
 export function admittedWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, now: number): AdmittedWrite[] {
   if (req.dryRun || req.operation === 'CONNECT') return [];
@@ -92,7 +93,8 @@ function objectWrites(specs: readonly CollectionSpec[], req: AdmittedRequest, no
       }
       continue;
     }
-    if (spec.compute || (req.subResource ?? '') !== '' || groupOf(spec.apiVersion) !== req.group || spec.kind !== req.kind) continue;
+    const sub = req.subResource ?? '';
+    if (spec.compute || (sub !== '' && !(sub === 'status' && spec.writesStatus)) || groupOf(spec.apiVersion) !== req.group || spec.kind !== req.kind) continue;
     const obj = req.operation === 'DELETE' ? undefined : withNamespace(asObj(req.object), req.namespace);
     const old = withNamespace(asObj(req.oldObject), req.namespace);
     if (obj) {

@@ -68,6 +68,12 @@ export type CollectionSpec = {
    */
   writeThrough?: { endpoint: string; writes: (req: AdmittedRequest) => ItemWrite[] };
   /**
+   * Writes through the kind's `status` subresource too (an observer sees `<resource>/status`
+   * UPDATE): the projection keeps what handlers read from status (a budget a ledger is seeded
+   * from), whoever writes it (another controller, a replica, a user).
+   */
+  writesStatus?: boolean;
+  /**
    * Where the cluster is read live (Node, Lambda), read it afresh for every request instead of
    * sharing a LIST for a moment: for rare decisions that must see the latest state (deletion
    * protection), whose changes this process does not itself admit.

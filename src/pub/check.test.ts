@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkBudget, PUB_STALE_AFTER_MS, type PubCheckRequest } from './check.js';
+import type { RecordedBudget } from './recorded.js';
 import { budget } from './test-builders.js';
 import { exhaustedMessage, mapTooBigMessage } from './types.js';
 
@@ -58,5 +59,43 @@ describe('checkBudget', () => {
     expect(stale.allowed ? '' : stale.message).toMatch(/^podunavailablebudget "web": its budget was last synced 400s ago \(limit 180s\)/);
     const unknown = checkBudget(undefined, req({ pub: 'api' }), 0).result;
     expect(unknown.allowed ? '' : unknown.message).toMatch(/^podunavailablebudget "api": its budget is not known yet/);
+  });
+
+  describe('a ledger never resynced for this PUB', () => {
+    const recorded = (over: Partial<RecordedBudget> = {}): RecordedBudget => ({
+      uid: 'uid-web', generation: 1, protectOperations: ['UPDATE', 'DELETE', 'EVICT'], unavailableAllowed: 1, desiredAvailable: 2,
+      currentAvailable: 3, totalReplicas: 3, disruptedPods: {}, unavailablePods: {}, ...over,
+    });
+
+    it('is seeded from the recorded status and spends from it, as OpenKruise decides', () => {
+      const first = checkBudget(undefined, req({ recorded: recorded() }), 7);
+      expect(first.result).toEqual({ allowed: true, why: 'spent', unavailableAllowed: 0 });
+      expect(first.next).toMatchObject({ uid: 'uid-web', unavailableAllowed: 0, desiredAvailable: 2, totalReplicas: 3, disruptedPods: { 'pod-1': 7 }, resyncedAt: 7 });
+      // The next check decides on the ledger's state, not on the (older) recorded status.
+      const second = checkBudget(first.next, req({ pod: 'pod-2', recorded: recorded() }), 8);
+      expect(second.result).toMatchObject({ allowed: false, why: 'exhausted', message: exhaustedMessage('web') });
+    });
+
+    it.each([
+      ['recorded allowance 0 refuses', recorded({ unavailableAllowed: 0 }), false, 'exhausted'],
+      ['recorded disruption of this pod allows without spending', recorded({ unavailableAllowed: 0, disruptedPods: { 'pod-1': 1 } }), true, 'already-pending'],
+      ['recorded desiredAvailable 0 allows', recorded({ unavailableAllowed: 0, desiredAvailable: 0 }), true, 'nothing-desired'],
+    ])('%s', (_name, r, allowed, why) => {
+      const { result, next } = checkBudget(undefined, req({ recorded: r }), 0);
+      expect(result).toMatchObject({ allowed, why });
+      expect(next?.uid).toBe('uid-web');
+    });
+
+    it('a dry run seeds nothing', () => {
+      expect(checkBudget(undefined, req({ recorded: recorded(), dryRun: true }), 0).next).toBeUndefined();
+    });
+
+    it('a ledger held for an earlier PUB of the same name is not this one’s budget', () => {
+      const old = budget({ uid: 'uid-old', unavailableAllowed: 5 });
+      expect(checkBudget(old, req({ uid: 'uid-web' }), 0).result.why).toBe('unknown-budget');
+      expect(checkBudget(old, req({ recorded: recorded({ unavailableAllowed: 0 }) }), 0).result.why).toBe('exhausted');
+      // The resynced ledger of this PUB wins over its recorded status.
+      expect(checkBudget(budget(), req({ recorded: recorded({ unavailableAllowed: 0 }) }), 0).result.why).toBe('spent');
+    });
   });
 });

@@ -3,8 +3,10 @@
 // and none of OpenKruise's conflict retries. Rules 1–4 (annotation, no-protect, readiness, the PUB
 // exists) are the handler's, from the admitted pod; an eviction carries no pod, so the ledger's
 // own pod facts stand in for it (a pod the ledger has not seen yet counts as available: spending
-// for it can only make the budget stricter). Pure.
+// for it can only make the budget stricter). A ledger never resynced for this PUB is seeded from
+// the status the PUB records (recorded.ts), as OpenKruise decides from it. Pure.
 import { isPending, pendingCount, withRefusal, type PubBudgetState } from './budget-state.js';
+import { seededBudget, type RecordedBudget } from './recorded.js';
 import { exhaustedMessage, MAX_PENDING_PODS, mapTooBigMessage, type PubOperation } from './types.js';
 
 /** How long after its last resync a budget is still trusted; older ⇒ every check is refused. */
@@ -19,6 +21,10 @@ export type PubCheckRequest = {
   dryRun: boolean;
   /** Judge rules 1–3 by the ledger's pod facts (evictions) instead of trusting the caller. */
   podFromLedger?: boolean;
+  /** The PUB's uid as the caller knows it: a ledger held for another incarnation is not its budget. */
+  uid?: string;
+  /** The budget the PUB's status records, to seed a ledger that holds none for this PUB. */
+  recorded?: RecordedBudget;
 };
 
 export type PubAllowReason =
@@ -45,12 +51,25 @@ export function staleBudgetMessage(pub: string, ageMs: number): string {
 
 type Step = { result: PubCheckResult; next?: PubBudgetState };
 
-const allowed = (why: PubAllowReason, unavailableAllowed?: number): Step => ({
+const allowedStep = (why: PubAllowReason, unavailableAllowed?: number): Step => ({
   result: { allowed: true, why, ...(unavailableAllowed === undefined ? {} : { unavailableAllowed }) },
 });
 
-export function checkBudget(state: PubBudgetState | undefined, req: PubCheckRequest, now: number): Step {
+/** The budget this check decides on: the ledger's for this PUB, else one seeded from its recorded status. */
+function budgetFor(held: PubBudgetState | undefined, req: PubCheckRequest, now: number): { state?: PubBudgetState; seeded: boolean } {
+  const uid = req.uid ?? req.recorded?.uid;
+  if (held && (uid === undefined || held.uid === uid)) return { state: held, seeded: false };
+  return req.recorded ? { state: seededBudget(req.pub, req.recorded, now), seeded: true } : { seeded: false };
+}
+
+export function checkBudget(held: PubBudgetState | undefined, req: PubCheckRequest, now: number): Step {
+  const { state, seeded } = budgetFor(held, req, now);
   if (!state) return { result: { allowed: false, why: 'unknown-budget', message: unknownBudgetMessage(req.pub) } };
+  // A seeded budget is kept (not on a dry run), so the checks after this one spend from it.
+  const allowed = (why: PubAllowReason, unavailableAllowed?: number): Step => ({
+    ...allowedStep(why, unavailableAllowed),
+    ...(seeded && !req.dryRun ? { next: state } : {}),
+  });
   const age = now - state.resyncedAt;
   if (age > PUB_STALE_AFTER_MS) return { result: { allowed: false, why: 'stale-budget', message: staleBudgetMessage(state.pub, age) } };
 
@@ -71,10 +90,10 @@ export function checkBudget(state: PubBudgetState | undefined, req: PubCheckRequ
   if (pendingCount(state) > MAX_PENDING_PODS) return refuse('too-many-pending', mapTooBigMessage(state.pub));
 
   const left = state.unavailableAllowed - 1;
-  if (req.dryRun) return allowed('spent', left);
+  if (req.dryRun) return allowedStep('spent', left);
   const next: PubBudgetState =
     req.operation === 'UPDATE'
       ? { ...state, unavailableAllowed: left, unavailablePods: { ...state.unavailablePods, [req.pod]: now } }
       : { ...state, unavailableAllowed: left, disruptedPods: { ...state.disruptedPods, [req.pod]: now } };
-  return { ...allowed('spent', left), next };
+  return { ...allowedStep('spent', left), next };
 }

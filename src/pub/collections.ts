@@ -8,7 +8,7 @@
 //                          comes from the PUB's ledger, which the controller resyncs with the
 //                          availability it counted (ledger.ts)
 import type { CollectionSpec } from '../edge-state/contracts.js';
-import { metaOf, pick, type Obj } from '../kube/projection.js';
+import { asObj, metaOf, pick, type Obj } from '../kube/projection.js';
 import { ACTIVE_PODS_COLLECTION, activePodsCollection } from '../kube/active-pods.js';
 import { PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, PUB_API_VERSION, PUB_KIND } from './types.js';
 
@@ -17,7 +17,13 @@ export const REPLICASETS_COLLECTION = 'pub-replicasets';
 export const PODS_COLLECTION = ACTIVE_PODS_COLLECTION;
 
 
-/** PUBs with their spec and only the annotations PUB logic reads (status is the ledger's business). */
+const STATUS_FIELDS = ['observedGeneration', 'unavailableAllowed', 'currentAvailable', 'desiredAvailable', 'totalReplicas', 'disruptedPods', 'unavailablePods'];
+
+/**
+ * PUBs with their spec, the annotations PUB logic reads and the budget their status records: a
+ * ledger the controller has not resynced yet is seeded from it (recorded.ts). Status writes reach
+ * the edge through the observer (`podunavailablebudgets/status` UPDATE), whoever makes them.
+ */
 export const pubsCollection: CollectionSpec = {
   name: PUBS_COLLECTION,
   apiVersion: PUB_API_VERSION,
@@ -25,11 +31,14 @@ export const pubsCollection: CollectionSpec = {
   project: (obj) => {
     const meta = metaOf(obj);
     const annotations = pick((meta.annotations ?? {}) as Obj, [PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION]);
+    const status = pick(asObj(obj.status), STATUS_FIELDS);
     return {
       metadata: { ...pick(meta, ['name', 'namespace', 'uid', 'generation', 'resourceVersion']), ...(Object.keys(annotations).length ? { annotations } : {}) },
       spec: obj.spec ?? {},
+      ...(Object.keys(status).length ? { status } : {}),
     };
   },
+  writesStatus: true,
 };
 
 /** ReplicaSets reduced to their controller owner (a Deployment, or e.g. an Argo Rollout). */

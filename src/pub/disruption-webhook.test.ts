@@ -52,6 +52,23 @@ describe('pod DELETE', () => {
     expect((await run(state, del(protectedPod('pod-3')))).allowed).toBe(false);
   });
 
+  it('decides a budget never synced from the status the PUB records (another controller wrote it)', async () => {
+    const status = { observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 3, unavailableAllowed: 1 };
+    const state = fakeState({ [PUBS_COLLECTION]: [{ ...pub('web'), status }] });
+    expect((await run(state, del(protectedPod('pod-1')))).allowed).toBe(true);
+    expect(await run(state, del(protectedPod('pod-2')))).toEqual({ allowed: false, code: 403, message: exhaustedMessage('web') });
+    const held = await state.ledgers.apply<{ disruptedPods: Record<string, number> } | null>(pubLedgerRef('default', 'web'), 'read', undefined);
+    expect(Object.keys(held?.disruptedPods ?? {})).toEqual(['pod-1']);
+  });
+
+  it('waits within the request budget for the first sync of a budget not known yet', async () => {
+    const state = fakeState({ [PUBS_COLLECTION]: [pub('web')] });
+    // The controller's first run (triggered by the PUB's creation) lands while the check waits.
+    setTimeout(() => void state.ledgers.apply(pubLedgerRef('default', 'web'), 'resync', resyncReq(facts(3), 3)), 60);
+    const v = await checkPodDisruptionHandler(del(protectedPod('pod-1')), state, { now: NOW, deadline: Date.now() + 2500 });
+    expect(v).toEqual({ allowed: false, code: 403, message: exhaustedMessage('web') });
+  });
+
   it('refuses (503) when the budget was never synced, naming the PUB', async () => {
     const state = fakeState({ [PUBS_COLLECTION]: [pub('web')] });
     const v = await run(state, del(protectedPod('pod-1')));

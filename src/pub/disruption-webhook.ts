@@ -9,14 +9,20 @@
 // unreachable) refuses: 503 for DELETE/UPDATE, 429 for evictions. Refusals are recorded in the
 // ledger; the controller turns them into `PubPreventPodDeletion` Events (the edge cannot write to
 // the API server).
-import { allow, deny, type AdmissionHandler, type AdmissionInput, type Verdict } from '../admission/types.js';
+//
+// A budget is right at first sight: a ledger the controller has not resynced yet is seeded from
+// the status the PUB records (recorded.ts), and a PUB that records none yet (created a moment
+// ago) is waited for, within the request's time budget, until its first sync (first-sync.ts).
+import { allow, deny, type AdmissionHandler, type AdmissionInput, type HandlerContext, type Verdict } from '../admission/types.js';
 import { type ClusterState, type Snapshot } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
 import type { Pod } from '../workload/pods.js';
 import { PUB_STALE_AFTER_MS, type PubCheckRequest, type PubCheckResult } from './check.js';
 import { PODS_COLLECTION, PUBS_COLLECTION } from './collections.js';
 import { pubLedgerRef } from './ledger.js';
+import { attemptUntilSettled } from './first-sync.js';
 import { isPodAvailableForBudget } from './pod-state.js';
+import { recordedBudget } from './recorded.js';
 import { hasUnavailableLabel, NO_PROTECT_ANNOTATION, RELATED_PUB_ANNOTATION, type PodUnavailableBudget, type PubOperation } from './types.js';
 
 type Named = { metadata?: { name?: string; namespace?: string; annotations?: Record<string, string> } };
@@ -28,18 +34,32 @@ const refuse = (op: PubOperation, budgetDenial: boolean, message: string): Verdi
 const ageOf = (snap: Snapshot | undefined, now: number): number => (snap ? now - snap.observedAt : Infinity);
 const fresh = (snap: Snapshot | undefined, now: number): boolean => ageOf(snap, now) <= PUB_STALE_AFTER_MS;
 
-/** Rule 4 at the edge: the PUB is known gone only when the pushed PUBs are fresh and lack it. */
-async function isPubGone(state: ClusterState, namespace: string, pub: string, now: number): Promise<boolean> {
+/**
+ * The PUB a pod names, as the edge knows it. Rule 4: it is known gone only when the pushed PUBs
+ * are fresh and lack it.
+ */
+async function lookupPub(state: ClusterState, namespace: string, name: string, now: number): Promise<{ gone: true } | { gone: false; pub?: PodUnavailableBudget }> {
   const pubs = await state.collection<PodUnavailableBudget>(PUBS_COLLECTION);
-  return !!pubs && fresh(pubs, now) && !pubs.items.some((p) => p.metadata?.namespace === namespace && p.metadata?.name === pub);
+  const pub = pubs?.items.find((p) => p.metadata?.namespace === namespace && p.metadata?.name === name);
+  if (!pub && pubs && fresh(pubs, now)) return { gone: true };
+  return { gone: false, ...(pub ? { pub } : {}) };
 }
 
-/** Rules 5–9 in the PUB's ledger. */
-async function checkInLedger(state: ClusterState, namespace: string, req: PubCheckRequest): Promise<Verdict> {
-  if (!state.ledgers) return refuse(req.operation, false, `podunavailablebudget "${req.pub}": this deployment keeps no budget authority; refusing to disrupt protected pod "${req.pod}"`);
+/** What the check asks of the ledger about this PUB: its incarnation and the budget its status records. */
+function knownPub(pub: PodUnavailableBudget | undefined): Pick<PubCheckRequest, 'uid' | 'recorded'> {
+  const recorded = recordedBudget(pub);
+  const uid = pub?.metadata?.uid;
+  return { ...(uid ? { uid } : {}), ...(recorded ? { recorded } : {}) };
+}
+
+/** Rules 5–9 in the PUB's ledger; a budget not known yet is asked again until the deadline. */
+async function checkInLedger(state: ClusterState, namespace: string, req: PubCheckRequest, deadline: number | undefined): Promise<Verdict> {
+  const ledgers = state.ledgers;
+  if (!ledgers) return refuse(req.operation, false, `podunavailablebudget "${req.pub}": this deployment keeps no budget authority; refusing to disrupt protected pod "${req.pod}"`);
   let result: PubCheckResult;
   try {
-    result = await state.ledgers.apply<PubCheckResult>(pubLedgerRef(namespace, req.pub), 'check', req);
+    const check = () => ledgers.apply<PubCheckResult>(pubLedgerRef(namespace, req.pub), 'check', req);
+    result = await attemptUntilSettled(check, (r) => r.allowed || r.why !== 'unknown-budget', deadline);
   } catch (e) {
     return refuse(req.operation, false, `podunavailablebudget "${req.pub}": its budget authority failed: ${e instanceof Error ? e.message : String(e)}; retry shortly`);
   }
@@ -48,13 +68,14 @@ async function checkInLedger(state: ClusterState, namespace: string, req: PubChe
 }
 
 /** Rules 1–4 on the admitted pod, then the ledger. */
-async function checkPod(pod: Pod, op: Exclude<PubOperation, 'EVICT'>, dryRun: boolean, state: ClusterState, now: number): Promise<Verdict> {
+async function checkPod(pod: Pod, op: Exclude<PubOperation, 'EVICT'>, dryRun: boolean, state: ClusterState, ctx: HandlerContext): Promise<Verdict> {
   const pub = pod.metadata.annotations?.[RELATED_PUB_ANNOTATION];
   if (!pub) return allow();
   if (pod.metadata.annotations?.[NO_PROTECT_ANNOTATION] === 'true') return allow();
   if (!isPodAvailableForBudget(pod)) return allow();
-  if (await isPubGone(state, pod.metadata.namespace, pub, now)) return allow();
-  return checkInLedger(state, pod.metadata.namespace, { pub, pod: pod.metadata.name, operation: op, dryRun });
+  const found = await lookupPub(state, pod.metadata.namespace, pub, ctx.now);
+  if (found.gone) return allow();
+  return checkInLedger(state, pod.metadata.namespace, { pub, pod: pod.metadata.name, operation: op, dryRun, ...knownPub(found.pub) }, ctx.deadline);
 }
 
 /** §4.4 UPDATE: the whole spec changed, or an unavailable-pod label was added. */
@@ -63,7 +84,8 @@ export function isUnavailableChange(oldPod: Pod, newPod: Pod): boolean {
   return !hasUnavailableLabel(oldPod.metadata.labels) && hasUnavailableLabel(newPod.metadata.labels);
 }
 
-async function checkEviction(req: AdmissionInput, state: ClusterState, now: number): Promise<Verdict> {
+async function checkEviction(req: AdmissionInput, state: ClusterState, ctx: HandlerContext): Promise<Verdict> {
+  const now = ctx.now;
   const eviction = (isRecord(req.object) ? req.object : {}) as Eviction;
   const name = eviction.metadata?.name || req.name || '';
   const namespace = req.namespace;
@@ -81,21 +103,22 @@ async function checkEviction(req: AdmissionInput, state: ClusterState, now: numb
   if (!pod) return refuse('EVICT', false, `podunavailablebudget: pod "${name}" is not known at the edge yet (created after the last state sync, or absent); retry shortly`);
   const pub = pod.metadata?.annotations?.[RELATED_PUB_ANNOTATION];
   if (!pub || pod.metadata?.annotations?.[NO_PROTECT_ANNOTATION] === 'true') return allow();
-  if (await isPubGone(state, namespace, pub, now)) return allow();
-  return checkInLedger(state, namespace, { pub, pod: name, operation: 'EVICT', dryRun, podFromLedger: true });
+  const found = await lookupPub(state, namespace, pub, now);
+  if (found.gone) return allow();
+  return checkInLedger(state, namespace, { pub, pod: name, operation: 'EVICT', dryRun, podFromLedger: true, ...knownPub(found.pub) }, ctx.deadline);
 }
 
 export const checkPodDisruptionHandler: AdmissionHandler = async (req, state, ctx) => {
-  if (req.operation === 'CREATE') return req.subResource === 'eviction' ? checkEviction(req, state, ctx.now) : allow();
+  if (req.operation === 'CREATE') return req.subResource === 'eviction' ? checkEviction(req, state, ctx) : allow();
   if (req.subResource) return allow();
   if (req.operation === 'DELETE') {
     // §6: a DELETE without oldObject is allowed.
-    return isRecord(req.oldObject) ? checkPod(req.oldObject as Pod, 'DELETE', req.dryRun, state, ctx.now) : allow();
+    return isRecord(req.oldObject) ? checkPod(req.oldObject as Pod, 'DELETE', req.dryRun, state, ctx) : allow();
   }
   if (req.operation === 'UPDATE' && isRecord(req.oldObject) && isRecord(req.object)) {
     const [oldPod, newPod] = [req.oldObject as Pod, req.object as Pod];
     if (!newPod.metadata.annotations?.[RELATED_PUB_ANNOTATION] || !isUnavailableChange(oldPod, newPod)) return allow();
-    return checkPod(oldPod, 'UPDATE', req.dryRun, state, ctx.now);
+    return checkPod(oldPod, 'UPDATE', req.dryRun, state, ctx);
   }
   return allow();
 };

@@ -45,12 +45,17 @@ function workloadCollection(name: string, apiVersion: string, kind: string): Col
   return { name, apiVersion, kind, project: projectWorkload };
 }
 
-/** Every WorkloadSpread: spec and status (status keeps Schedulable conditions for StatefulSet ordinals). */
+/**
+ * Every WorkloadSpread: spec and status. Status keeps Schedulable conditions for StatefulSet
+ * ordinals and the subset accounts a ledger not resynced yet is seeded from (choose.ts); status
+ * writes reach the edge through the observer (`workloadspreads/status` UPDATE), whoever makes them.
+ */
 export const workloadSpreadsCollection: CollectionSpec = {
   name: WORKLOADSPREADS_COLLECTION,
   apiVersion: WS_API_VERSION,
   kind: WS_KIND,
   project: (obj) => ({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: identity(obj), spec: obj.spec, status: obj.status ?? {} }),
+  writesStatus: true,
 };
 
 /** ReplicaSets are numerous (ten old revisions per Deployment): identity, pod-template-hash, replicas. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchWorkloadSpread, type OwnerLookup } from './owner.js';
+import { matchWorkloadSpread, notFoundMessage, type OwnerLookup } from './owner.js';
 import { pod, workloadSpread } from './test-builders.js';
 import type { WorkloadSpread } from './types.js';
 import type { CustomWorkloadWhitelist } from './workloads.js';
@@ -40,10 +40,19 @@ describe('matchWorkloadSpread', () => {
     ['targetFilter without selector selects nothing (§8)', pod(), [ws('s', deployment('web'), { targetFilter: {} })], 'none'],
     ['ReplicaSet not pushed yet: Deployment inferred from pod-template-hash', pod({ owner: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'new-xyz' }, labels: { 'pod-template-hash': 'xyz' } }),
       [ws('s', deployment('new'))], 's'],
-    ['ReplicaSet not pushed and name does not end in the hash: cannot tell', pod({ owner: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'odd' } }), [ws('s', deployment('new'))], 'unknown'],
+    ['ReplicaSet absent and name does not end in the hash: NotFound, as OpenKruise', pod({ owner: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'odd' } }), [ws('s', deployment('new'))], 'owner-not-found'],
+    ['inferred Deployment absent: NotFound', pod({ owner: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'gone-xyz' }, labels: { 'pod-template-hash': 'xyz' } }), [ws('s', deployment('new'))], 'owner-not-found'],
     ['deleting WorkloadSpread skipped', pod(), [{ ...ws('s', deployment('web')), metadata: { name: 's', deletionTimestamp: new Date(0) } } as WorkloadSpread], 'none'],
   ])('%s', (_name, p, spreads, want) => {
     const m = matchWorkloadSpread(p, spreads, ctx);
     expect(m.kind === 'matched' ? m.ws.metadata?.name : m.kind).toBe(want);
+  });
+
+  it("says which owner is missing in the API server's words", () => {
+    const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web-canary' };
+    const absent: OwnerLookup = () => ({ state: 'absent' });
+    const m = matchWorkloadSpread(pod({ owner }), [ws('s', { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web' })], { lookup: absent, whitelist });
+    expect(m).toEqual({ kind: 'owner-not-found', message: 'clonesets.apps.kruise.io "web-canary" not found' });
+    expect(notFoundMessage('apps', 'ReplicaSet', 'web-abc')).toBe('replicasets.apps "web-abc" not found');
   });
 });

@@ -19,10 +19,27 @@ export type OwnerLookup = (group: string, kind: string, name: string) =>
 export type OwnerMatch =
   | { kind: 'matched'; ws: WorkloadSpread }
   | { kind: 'none' }
-  /** The pushed state could not tell (an owner missing or not pushed yet): the caller falls back. */
+  /**
+   * An owner on the pod's chain does not exist (§3.3 step 2): OpenKruise fails the pod with the
+   * API server's NotFound message, and so does the caller.
+   */
+  | { kind: 'owner-not-found'; message: string }
+  /** The state could not tell (a kind the edge holds no collection of, one never pushed): the caller falls back. */
   | { kind: 'unknown'; reason: string };
 
-type Step = 'equal' | 'different' | { unknown: string };
+type Step = 'equal' | 'different' | { unknown: string } | { notFound: string };
+
+/** Resource names of the kinds the edge looks owners up in, for the API server's NotFound text. */
+const RESOURCES: Readonly<Record<string, string>> = {
+  'apps/ReplicaSet': 'replicasets', 'apps/Deployment': 'deployments', 'apps/StatefulSet': 'statefulsets', 'batch/Job': 'jobs',
+  'apps.kruise.io/CloneSet': 'clonesets', 'apps.kruise.io/StatefulSet': 'statefulsets',
+};
+
+/** The API server's NotFound message for an object (`clonesets.apps.kruise.io "web" not found`). */
+export function notFoundMessage(group: string, kind: string, name: string): string {
+  const resource = RESOURCES[`${group}/${kind}`] ?? `${kind.toLowerCase()}s`;
+  return `${group ? `${resource}.${group}` : resource} "${name}" not found`;
+}
 
 const MAX_DEPTH = 10;
 
@@ -38,9 +55,10 @@ function referenceStep(target: WorkloadSpread['spec']['targetRef'], owner: Owner
   if (found.state === 'found') return referenceStep(target, controllerOf(found.object), pod, ctx, depth + 1);
   const inferred = inferredDeployment(owner, pod.metadata?.labels);
   if (inferred) return referenceStep(target, inferred, pod, ctx, depth + 1);
-  // OpenKruise fails the pod on NotFound (§8) and skips the WorkloadSpread on other errors; from
-  // pushed state "absent" may just mean "not pushed yet", so both become "cannot tell".
-  return { unknown: found.state === 'absent' ? `${owner.kind} ${owner.name} is not in the pushed state` : found.reason };
+  // OpenKruise fails the pod on NotFound (§8) and skips the WorkloadSpread on other errors. The
+  // edge's workload collections take every admitted create at once (the observer), so a workload
+  // they lack does not exist, as far as any webhook can know.
+  return found.state === 'absent' ? { notFound: notFoundMessage(groupOf(owner.apiVersion), owner.kind ?? '', owner.name ?? '') } : { unknown: found.reason };
 }
 
 /** targetFilter: absent selects every pod; a filter without selector selects none (§8). */
@@ -58,6 +76,7 @@ export function matchWorkloadSpread(pod: Pod, spreads: readonly WorkloadSpread[]
   for (const ws of spreads) {
     if (!ws.spec?.targetRef || ws.metadata?.deletionTimestamp) continue;
     const step = referenceStep(ws.spec.targetRef, owner, pod, ctx, 0);
+    if (typeof step === 'object' && 'notFound' in step) return { kind: 'owner-not-found', message: step.notFound };
     if (typeof step === 'object') {
       unknown.push(`workloadspread ${ws.metadata?.name}: ${step.unknown}`);
       continue;

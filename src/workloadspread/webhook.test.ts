@@ -14,7 +14,7 @@ const NOW = 5_000_000;
 const deploymentRs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', controller: true }] } };
 const deploymentObj = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 10 } };
 
-function clusterState(spreads: WorkloadSpread[] | undefined, ledgers: MemoryLedgers | undefined, extra: Record<string, unknown[]> = {}): ClusterState {
+function clusterState(spreads: WorkloadSpread[] | undefined, ledgers: MemoryLedgers | undefined, extra: Record<string, unknown[] | undefined> = {}): ClusterState {
   const collections: Record<string, unknown[] | undefined> = {
     [WORKLOADSPREADS_COLLECTION]: spreads,
     [KRUISE_CONFIGURATION_COLLECTION]: [],
@@ -76,12 +76,17 @@ describe('pod CREATE', () => {
   it.each<[string, ClusterState, RegExp]>([
     ['no ledger', clusterState([spread], undefined), /no subset ledger/],
     ['WorkloadSpreads never pushed', clusterState(undefined, newLedgers()), /no WorkloadSpreads were pushed/],
-    ['owner not pushed and not inferable', clusterState([spread], newLedgers(), { 'workloadspread-replicasets': [] }), /ReplicaSet web-abc is not in the pushed state/],
+    ['owner kind never pushed', clusterState([spread], newLedgers(), { 'workloadspread-replicasets': undefined }), /collection workloadspread-replicasets was never pushed/],
   ])('falls back without a subset: %s', async (_name, state, why) => {
     const p = pod({ labels: { app: 'web' } });
     const v = await place(createReq(p), state, { now: NOW });
     expect(v.allowed && v.object).toBeFalsy();
     expect(v.warnings?.[0]).toMatch(why);
+  });
+
+  it('an owner that does not exist fails the pod with the NotFound message, as OpenKruise', async () => {
+    const v = await place(createReq(pod({ labels: { app: 'web' } })), clusterState([spread], newLedgers(), { 'workloadspread-replicasets': [] }), { now: NOW });
+    expect(v).toEqual({ allowed: false, code: 500, message: 'replicasets.apps "web-abc" not found' });
   });
 
   it('StatefulSet targets go by ordinal without the ledger', async () => {

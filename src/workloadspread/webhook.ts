@@ -84,6 +84,8 @@ export function makePlacePodHandler(opts: WorkloadSpreadWebhookOptions = {}): Ad
     const workloads = await readWorkloads(state, namespace);
     const match = matchWorkloadSpread(pod, spreads, { lookup: workloads.lookup, whitelist });
     if (match.kind === 'none') return allow();
+    // OpenKruise answers the owner lookup's NotFound error as is (admission.Errored, 500).
+    if (match.kind === 'owner-not-found') return deny(500, match.message);
     if (match.kind === 'unknown') return fallback(pod, namespace, match.reason);
 
     const ws = match.ws;

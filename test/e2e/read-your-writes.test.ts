@@ -9,6 +9,10 @@ import type { KubeObject } from '../../src/kube/http.js';
 import { deletePod, evictPod } from './support/disrupt.js';
 import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
 import { PUB, startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
+import { pubReconciler } from '../../src/pub/controller/reconciler.js';
+import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
+import { runLoop } from '../../src/reconcile/loop.js';
+import { runReconciler } from '../../src/reconcile/runner.js';
 import './provided.js';
 
 const SS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'SidecarSet' };
@@ -145,6 +149,88 @@ describe('PodUnavailableBudget', () => {
   it('a pod created, then evicted at once: the edge knows the pod', async () => {
     await env.createPod('ryw-evict-0', { app: 'ryw-evict' });
     expect(await evictPod(env.kube, env.ns, 'ryw-evict-0')).toEqual({ code: 201, message: '' });
+  });
+});
+
+describe('budgets right at first sight', () => {
+  const pubStatus = { observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 3, unavailableAllowed: 1 };
+  const exhausted = (pub: string) => `admission webhook "vpod.kruise-serverless.io" denied the request: podunavailablebudget.policy.kruise.io "${pub}" is forbidden: pub unavailable allowed is negative`;
+
+  /** Ready pods carrying `kruise.io/related-pub` (stamped by an earlier webhook, or OpenKruise's). */
+  async function protectedPods(pub: string, n: number): Promise<string[]> {
+    const names = Array.from({ length: n }, (_, i) => `${pub}-${i}`);
+    await Promise.all(names.map((name) => env.createPod(name, { app: pub }, { annotations: { 'kruise.io/related-pub': pub } })));
+    await env.waitReady(names);
+    return names;
+  }
+
+  it('a PUB whose status another controller wrote, then its pods disrupted at once: decided from that status, as OpenKruise', async () => {
+    const [p0, p1, p2] = await protectedPods('ryw-taken', 3);
+    const pub = await env.createPub('ryw-taken', { selector: { matchLabels: { app: 'ryw-taken' } }, maxUnavailable: 1 }, { 'pub.kruise.io/protect-total-replicas': '3' });
+    await env.kube.patch(pub, { status: pubStatus }, 'merge', 'status');
+    // No controller has counted this PUB's pods: the edge takes the recorded allowance of 1.
+    expect(await deletePod(env.kube, env.ns, p0!)).toEqual({ code: 200, message: '' });
+    expect(await deletePod(env.kube, env.ns, p1!)).toEqual({ code: 403, message: exhausted('ryw-taken') });
+    expect(await evictPod(env.kube, env.ns, p2!)).toEqual({ code: 429, message: exhausted('ryw-taken') });
+    await expect(env.kube.patch({ apiVersion: 'v1', kind: 'Pod', metadata: { name: p2!, namespace: env.ns } }, { spec: { containers: [{ name: 'main', image: 'app:2' }] } }, 'strategic'))
+      .rejects.toThrow('pub unavailable allowed is negative');
+  });
+
+  it('a PUB created, then its pod deleted at once: the check waits for the budget’s first sync instead of answering 503', async () => {
+    const [p0, p1] = await protectedPods('ryw-first', 2);
+    const stop = new AbortController();
+    // The controller as the Node loop runs it: the PUB's creation triggers its first sync.
+    const loop = runLoop({
+      kube: env.kube, reconcilers: [pubReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
+      run: (r, scope) => runReconciler(env.kube, r, { scope, identity: `ryw-first-${scope.kind}`, ledgers: remoteLedgers(env.edge) }),
+    });
+    try {
+      await env.createPub('ryw-first', { selector: { matchLabels: { app: 'ryw-first' } }, maxUnavailable: 1 }, { 'pub.kruise.io/protect-total-replicas': '2' });
+      expect(await deletePod(env.kube, env.ns, p0!)).toEqual({ code: 200, message: '' });
+      expect(await deletePod(env.kube, env.ns, p1!)).toEqual({ code: 403, message: exhausted('ryw-first') });
+    } finally {
+      stop.abort();
+      await loop;
+    }
+  });
+
+  /** A CloneSet (no controller runs for it here) and pods it owns, placed in `zone-a` as the webhook placed them. */
+  async function placedPods(app: string, n: number): Promise<{ apiVersion: string; kind: string; name: string; uid: string; controller: boolean }> {
+    const cs = await env.kube.create<KubeObject>({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', metadata: { name: app, namespace: env.ns }, spec: {
+      replicas: 4, selector: { matchLabels: { app } }, template: { metadata: { labels: { app } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } },
+    } });
+    const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: app, uid: String(cs.metadata?.uid), controller: true };
+    const placed = JSON.stringify({ name: app, subset: 'zone-a' });
+    await Promise.all(Array.from({ length: n }, (_, i) => env.createPod(`${app}-${i}`, { app }, { annotations: { 'apps.kruise.io/matched-workloadspread': placed }, ownerReferences: [owner] })));
+    return owner;
+  }
+  const subsetOf = (p: Pod) => (JSON.parse(p.metadata.annotations?.['apps.kruise.io/matched-workloadspread'] ?? '{}') as { subset?: string }).subset;
+  const zoneStatus = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+    const subsets = [{ name: 'zone-a', ...a }, { name: 'zone-b', ...b }];
+    return { observedGeneration: 1, subsetStatuses: subsets, versionedSubsetStatuses: { versionIgnored: subsets } };
+  };
+
+  it.each([
+    ['zone-a full, zone-b unlimited: the next subset', 'ryw-full', undefined, { replicas: 0, missingReplicas: -1 }, 'zone-b'],
+    ['every subset full: no subset, nothing injected', 'ryw-allfull', 2, { replicas: 2, missingReplicas: 0 }, undefined],
+  ])('a WorkloadSpread whose status another controller wrote, then a pod at once: %s', async (_n, app, zoneBMax, zoneB, want) => {
+    const owner = await placedPods(app, 2);
+    const ws = await env.kube.create<KubeObject>({ ...WS, metadata: { name: app, namespace: env.ns }, spec: {
+      targetRef: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name },
+      subsets: [{ name: 'zone-a', maxReplicas: 2 }, { name: 'zone-b', ...(zoneBMax === undefined ? {} : { maxReplicas: zoneBMax }) }],
+    } });
+    await env.kube.patch(ws, { status: zoneStatus({ replicas: 2, missingReplicas: 0 }, zoneB) }, 'merge', 'status');
+    const pod = await env.createPod(`${app}-new`, { app }, { ownerReferences: [owner] });
+    expect(subsetOf(pod)).toBe(want);
+  });
+
+  it('a pod whose owner does not exist, in a namespace with a WorkloadSpread: refused with the NotFound message, as OpenKruise', async () => {
+    const owner = await placedPods('ryw-orphan', 0);
+    await env.kube.create({ ...WS, metadata: { name: 'ryw-orphan', namespace: env.ns }, spec: {
+      targetRef: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name }, subsets: [{ name: 'zone-a' }],
+    } });
+    await expect(env.createPod('ryw-orphan-canary-0', { app: 'ryw-orphan' }, { ownerReferences: [{ ...owner, name: 'ryw-orphan-canary' }] }))
+      .rejects.toThrow('clonesets.apps.kruise.io "ryw-orphan-canary" not found');
   });
 });
 

@@ -149,7 +149,7 @@ afterAll(async () => {
 });
 
 /** An AdmissionReview for a pod CREATE sent straight to the edge, to read the warnings the API server only logs. */
-async function reviewPodCreate(pod: Record<string, unknown>): Promise<{ allowed: boolean; warnings?: string[]; patch?: string }> {
+async function reviewPodCreate(pod: Record<string, unknown>): Promise<{ allowed: boolean; warnings?: string[]; patch?: string; status?: { code?: number; message?: string } }> {
   const body = JSON.stringify({
     apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
     request: {
@@ -181,14 +181,13 @@ describe('fallback: what a decision needs is missing', () => {
     expect(pod!.metadata.annotations?.[MATCHED]).toBeUndefined();
   });
 
-  it('an owner the pushed state does not know yet: admitted without a subset, with a warning naming it', async () => {
+  it('an owner that does not exist: refused with the API server\'s NotFound message, as OpenKruise (500)', async () => {
     await resync();
     await create(spread('ghost', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'ghost' }, [inZone('zone-a', 1), inZone('zone-b')]));
-    // A ReplicaSet whose name does not say which Deployment made it, and that was never pushed.
+    // A ReplicaSet whose name does not say which Deployment made it, and that does not exist: the
+    // edge's ReplicaSets take every create at once (the observer), so it is not merely unpushed.
     const answer = await reviewPodCreate(ghostPod({ kind: 'ReplicaSet', name: 'ghost' }));
-    expect(answer).toMatchObject({ allowed: true });
-    expect(answer.patch).toBeUndefined();
-    expect(answer.warnings?.join('\n')).toMatch(/placed in no subset: workloadspread ghost: ReplicaSet ghost is not in the pushed state/);
+    expect(answer).toMatchObject({ allowed: false, status: { code: 500, message: 'replicasets.apps "ghost" not found' } });
   });
 });
 
@@ -255,6 +254,8 @@ describe('a burst straight at the edge', () => {
   // `bench:webhook workloadspread` fails on any admission the ledger did not place.)
   it('300 concurrent admissions over 10 / 30 / rest: all placed, exactly 10 / 30 / 260', async () => {
     await create(spread('burst', { apiVersion: 'apps/v1', kind: 'Deployment', name: 'burst' }, [inZone('zone-a', 10), inZone('zone-b', 30), inZone('zone-c')]));
+    // The pods' owner exists (no pods of its own); their ReplicaSet is known by its name only.
+    await create(deployment('burst', 0));
     const pod = { ...ghostPod({ kind: 'ReplicaSet', name: 'burst-7d9c5b8f6' }), metadata: { ...ghostPod({ kind: 'ReplicaSet', name: 'burst-7d9c5b8f6' }).metadata, labels: { app: 'burst', 'pod-template-hash': '7d9c5b8f6' } } };
     const answers = await Promise.all(Array.from({ length: 300 }, () => reviewPodCreate(pod)));
     expect(answers.filter((a) => !a.allowed || a.warnings?.length)).toEqual([]);

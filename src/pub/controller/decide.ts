@@ -13,7 +13,7 @@ import { pubLedgerRef } from '../ledger.js';
 import { PREVENT_EVENT_MESSAGE, PREVENT_EVENT_REASON, PUB_API_VERSION, PUB_KIND, RELATED_PUB_ANNOTATION, type PodUnavailableBudget } from '../types.js';
 import type { PubAssessment } from './assess.js';
 import { pubKey, type LedgerAnswer, type PubObserved } from './observe.js';
-import { statusOf, statusPatch } from './status.js';
+import { statusOf, statusPatch, withAdmitted } from './status.js';
 
 /** While disruptions are pending, run again soon so they are confirmed or expired promptly. */
 export const PENDING_REQUEUE_MS = 10_000;
@@ -23,6 +23,8 @@ export const PENDING_REQUEUE_MS = 10_000;
  * (Lambda) this wake-up is how the controller learns of it.
  */
 export const AVAILABILITY_REQUEUE_MS = 3_000;
+/** Disruptions kept readable though already confirmed (status.ts, withAdmitted) are looked at again this soon. */
+export const SHOWN_REQUEUE_MS = 1_000;
 
 const podRef = (namespace: string, name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace, name });
 const pubRef = (pub: PodUnavailableBudget) => ({ apiVersion: PUB_API_VERSION, kind: PUB_KIND, namespace: pub.metadata?.namespace ?? '', name: pub.metadata?.name ?? '', ...(pub.metadata?.uid ? { uid: pub.metadata.uid } : {}) });
@@ -72,6 +74,7 @@ export function decidePubs(o: PubObserved, now: Date): Plan {
   const plan: Plan = { ...emptyPlan(), ledgers: [] };
   let pending = false;
   let waiting = false;
+  let unconfirmedShown = false;
   for (const pub of o.pubs) {
     const a = o.assessments.get(pubKey(pub));
     if (!a) continue;
@@ -96,7 +99,9 @@ export function decidePubs(o: PubObserved, now: Date): Plan {
     pending ||= inFlight > 0;
     // Pods unavailable for another reason than a disruption this budget admitted.
     waiting ||= state.currentAvailable + inFlight < state.totalReplicas;
-    const patch = statusPatch(pub.status, statusOf(state));
+    const shown = withAdmitted(statusOf(state), base, pub.status, now.getTime());
+    unconfirmedShown ||= shown.added;
+    const patch = statusPatch(pub.status, shown.status);
     if (patch) {
       plan.status.push({
         target: pubRef(pub),
@@ -108,7 +113,8 @@ export function decidePubs(o: PubObserved, now: Date): Plan {
     plan.events.push(...budgetEvents(pub, a, answer, expired));
   }
   plan.writes.push(...backfillWrites(o));
-  if (waiting) plan.requeueAfterMs = AVAILABILITY_REQUEUE_MS;
+  if (unconfirmedShown) plan.requeueAfterMs = SHOWN_REQUEUE_MS;
+  else if (waiting) plan.requeueAfterMs = AVAILABILITY_REQUEUE_MS;
   else if (pending) plan.requeueAfterMs = PENDING_REQUEUE_MS;
   if (!plan.ledgers!.length) delete plan.ledgers;
   return plan;

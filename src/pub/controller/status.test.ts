@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PubBudgetState } from '../budget-state.js';
 import type { PodUnavailableBudgetStatus } from '../types.js';
-import { statusOf, statusPatch } from './status.js';
+import { SHOWN_FOR_MS, statusOf, statusPatch, withAdmitted } from './status.js';
 
 const T = Date.parse('2024-01-01T00:00:00Z');
 const state = (disruptedPods: Record<string, number> = {}, unavailablePods: Record<string, number> = {}): PubBudgetState => ({
@@ -43,5 +43,26 @@ describe('statusPatch', () => {
     // RFC 7386: null deletes the key, anything else replaces it.
     const merged = Object.fromEntries(Object.entries({ ...stored, ...patch }).filter(([, v]) => v !== null));
     expect(merged).toEqual(statusOf(state()));
+  });
+});
+
+describe('withAdmitted', () => {
+  it('keeps a disruption this run confirmed (the pod is gone) readable for a moment after its admission', () => {
+    const admitted = state({ web0: T });
+    const shown = withAdmitted(statusOf(state()), admitted, scalars, T + 100);
+    expect(shown).toEqual({ status: { ...scalars, disruptedPods: { web0: '2024-01-01T00:00:00Z' } }, added: true });
+    // A run a second later: the ledger has dropped it, status still shows it, and it is still young.
+    expect(withAdmitted(statusOf(state()), state(), shown.status, T + 1_000)).toEqual(shown);
+    // Past the window it goes.
+    expect(withAdmitted(statusOf(state()), state(), shown.status, T + SHOWN_FOR_MS)).toEqual({ status: scalars, added: false });
+  });
+
+  it('shows a disruption status never showed, however old (the controller was away)', () => {
+    expect(withAdmitted(statusOf(state()), state({ web0: T }), scalars, T + 60_000).added).toBe(true);
+  });
+
+  it('adds nothing without a ledger, or for entries the status keeps anyway', () => {
+    expect(withAdmitted(statusOf(state()), undefined, undefined, T)).toEqual({ status: scalars, added: false });
+    expect(withAdmitted(statusOf(state({}, { p: T })), state({}, { p: T }), scalars, T).added).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { workloadSpreadLedgerKind, WORKLOADSPREAD_LEDGER, type WorkloadSpreadLed
 import { subsetsFromSpec } from '../subset-state.js';
 import { pod, subset, workloadSpread } from '../test-builders.js';
 import { MATCHED_WORKLOADSPREAD_ANNOTATION, POD_DELETION_COST_ANNOTATION, type Pod, type WorkloadSpread } from '../types.js';
+import { SHOWN_FOR_MS } from './admitted-entries.js';
 import { decideWorkloadSpreads } from './decide.js';
 import { deletionCosts } from './deletion-cost.js';
 import { observeWorkloadSpreads } from './observe.js';
@@ -114,11 +115,20 @@ describe('observe → decide with the ledger', () => {
 
     expect(plan.status).toHaveLength(1);
     const status = plan.status[0]!.status as { versionedSubsetStatuses: Record<string, { name: string; missingReplicas: number; creatingPods?: Record<string, string> }[]> };
-    expect(status.versionedSubsetStatuses.abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { k2: '2026-01-01T00:10:00Z' } });
-    expect(plan.requeueAfterMs).toBe(30_000);
-    // Once written, the same observation plans no status write.
-    const written = { ...observed, spreads: observed.spreads.map((o) => ({ ...o, ws: { ...o.ws, status: plan.status[0]!.status } as WorkloadSpread })) };
-    expect(decideWorkloadSpreads(written, new Date(NOW)).status).toEqual([]);
+    // k1's creation shows once though its pod is seen already, as OpenKruise's webhook writes it;
+    // the controller comes back a moment later to drop it.
+    expect(status.versionedSubsetStatuses.abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { k1: '2026-01-01T00:10:00Z', k2: '2026-01-01T00:10:00Z' } });
+    expect(plan.requeueAfterMs).toBe(1000);
+    const withStatus = (o: typeof observed, st: unknown) => ({ ...o, spreads: o.spreads.map((x) => ({ ...x, ws: { ...x.ws, status: st } as WorkloadSpread })) });
+    // A run once k1 has been readable long enough, on the resynced ledger: k1 goes, k2 stays until its pod is seen; then nothing to write.
+    const later = NOW + SHOWN_FOR_MS;
+    const next = await observeWorkloadSpreads(fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [{ ...ws, status: plan.status[0]!.status } as WorkloadSpread], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [seen] }), { kind: 'all' }, { ledgers, now: () => later });
+    const second = decideWorkloadSpreads(next, new Date(later));
+    const secondStatus = second.status[0]!.status as typeof status;
+    expect(secondStatus.versionedSubsetStatuses.abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { k2: '2026-01-01T00:10:00Z' } });
+    expect(second.requeueAfterMs).toBe(30_000 - SHOWN_FOR_MS);
+    const written = withStatus(next, second.status[0]!.status);
+    expect(decideWorkloadSpreads(written, new Date(later)).status).toEqual([]);
     expect(plan.writes).toEqual([
       expect.objectContaining({ op: 'patch', target: expect.objectContaining({ name: 'web-abc-1' }), patch: { metadata: { annotations: { [POD_DELETION_COST_ANNOTATION]: '200' } } } }),
     ]);
@@ -191,7 +201,8 @@ describe('status shapes (omitempty)', () => {
 
   it('an emptied creatingPods is cleared: the version\'s list is replaced by one without it', async () => {
     const seen = placed('web-abc-1', 'a', { annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: '{"name":"spread","subset":"a","uid":"k1"}' } });
-    const status = await statusWrite(withStatus({ observedGeneration: 1, versionedSubsetStatuses: { abc: [creating('k1', 1000), { name: 'b', replicas: 0, missingReplicas: -1 }] } }), [seen]);
+    // Admitted 3 s ago: past the moment it stays readable once its pod is seen.
+    const status = await statusWrite(withStatus({ observedGeneration: 1, versionedSubsetStatuses: { abc: [creating('k1', 3000), { name: 'b', replicas: 0, missingReplicas: -1 }] } }), [seen]);
     expect((status!.versionedSubsetStatuses as Record<string, unknown[]>).abc![0]).toEqual({ name: 'a', replicas: 1, missingReplicas: 1 });
   });
 

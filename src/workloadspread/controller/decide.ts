@@ -15,6 +15,7 @@ import { deletionCosts, honoursDeletionCost } from './deletion-cost.js';
 import type { SpreadObserved, WorkloadSpreadObserved } from './observe.js';
 import { subsetOfPod } from './pods.js';
 import { iso } from './subsets.js';
+import { withAdmittedEntries } from './admitted-entries.js';
 
 const MIN_REQUEUE_MS = 1000;
 
@@ -47,9 +48,11 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
-function decideStatus(o: SpreadObserved, plan: Plan): void {
+/** Writes status when it changed; answers whether it shows admitted entries the ledger has confirmed already. */
+function decideStatus(o: SpreadObserved, plan: Plan, now: number): boolean {
   const ws = o.ws;
-  const versioned = versionedStatuses(o.ledger);
+  const shown = withAdmittedEntries(versionedStatuses(o.ledger), o.held, ws.status?.versionedSubsetStatuses as Record<string, WorkloadSpreadSubsetStatus[]> | undefined, now);
+  const versioned = shown.versioned;
   // Empty maps are left out, as OpenKruise's omitempty writes them (subsets' creatingPods and
   // deletingPods in versionedStatuses, versionedSubsetStatuses itself here).
   const desired: WorkloadSpreadStatus = {
@@ -57,7 +60,7 @@ function decideStatus(o: SpreadObserved, plan: Plan): void {
     subsetStatuses: o.counts.subsetStatuses,
     ...(Object.keys(versioned).length ? { versionedSubsetStatuses: versioned } : {}),
   };
-  if (canonical(desired) === canonical(ws.status ?? {})) return;
+  if (canonical(desired) === canonical(ws.status ?? {})) return shown.added;
   // The status write is a merge patch: lists (a version's subsets) are replaced whole, so a
   // subset's emptied creatingPods goes with its old entry; map keys, versions no longer kept and
   // the whole map once empty must be nulled to go away.
@@ -69,6 +72,7 @@ function decideStatus(o: SpreadObserved, plan: Plan): void {
     ...(ws.metadata?.resourceVersion ? { resourceVersion: ws.metadata.resourceVersion } : {}),
     reason: `subset counts of workloadspread ${ws.metadata?.namespace}/${ws.metadata?.name} changed`,
   });
+  return shown.added;
 }
 
 /** Returns whether some unschedulable pod waits for its subset to be marked first. */
@@ -118,7 +122,8 @@ export function decideWorkloadSpreads(observed: WorkloadSpreadObserved, now: Dat
   let wakeAt: number | undefined;
   for (const o of observed.spreads) {
     if (!o.supported) continue;
-    decideStatus(o, plan);
+    // Entries shown once though confirmed go at the next run, a moment later.
+    if (decideStatus(o, plan, observed.now)) wakeAt = Math.min(wakeAt ?? Infinity, observed.now + MIN_REQUEUE_MS);
     if (decidePods(o, plan)) wakeAt = Math.min(wakeAt ?? Infinity, observed.now + MIN_REQUEUE_MS);
     if (o.resync) {
       (plan.ledgers ??= []).push({ ...o.resync, op: 'resync', reason: 'bring the edge’s subset accounting in line with the pods observed' });

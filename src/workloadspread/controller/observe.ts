@@ -28,6 +28,8 @@ export type SpreadObserved = {
   latestVersion?: string;
   counts: SubsetCounts;
   ledger: WorkloadSpreadLedger;
+  /** The ledger as the edge held it before this run's resync (entries admitted since the last status). */
+  held?: WorkloadSpreadLedger;
   /** The resync to send to the edge, when the run has ledgers. */
   resync?: { ref: LedgerRef; request: ResyncRequest };
   /**
@@ -128,7 +130,7 @@ async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opt
   const ledger = resyncLedger(held, req, now);
   const fromLedger = opts.ledgers !== undefined && ref.kind !== 'StatefulSet';
   return {
-    ws, supported, pods, workloadReplicas: replicas, ...(latestVersion ? { latestVersion } : {}), counts, ledger,
+    ws, supported, pods, workloadReplicas: replicas, ...(latestVersion ? { latestVersion } : {}), counts, ledger, ...(held ? { held } : {}),
     markedUnschedulable: markedUnschedulable(ws, held, fromLedger),
     ...(opts.ledgers ? { resync: { ref: ledgerRef(ws), request: req } } : {}),
   };

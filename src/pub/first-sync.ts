@@ -1,0 +1,28 @@
+// Waiting for a budget's first sync inside one admission. A PUB created a moment ago (`kubectl
+// apply -f dir/` applies it with its pods' workload) has no budget until the controller's first
+// run, which the PUB's creation triggers at once; refusing with 503 then makes every client retry
+// for nothing. So the check is asked again, a bounded number of times with growing pauses, until
+// the budget is known or the request's time budget is nearly spent. Each attempt is one ledger
+// operation: the authority answers from its state at that moment, so no attempt can miss the sync.
+
+/** Time kept back from the request's deadline for the last attempt's answer to travel. */
+export const ANSWER_MARGIN_MS = 150;
+const FIRST_PAUSE_MS = 25;
+const MAX_PAUSE_MS = 200;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `attempt` until `settled` holds of its answer or the next pause would overrun `deadline` (wall
+ * clock ms); answers the last attempt's answer. Without a deadline it attempts once.
+ */
+export async function attemptUntilSettled<R>(attempt: () => Promise<R>, settled: (r: R) => boolean, deadline: number | undefined, clock: () => number = Date.now): Promise<R> {
+  let answer = await attempt();
+  let delay = FIRST_PAUSE_MS;
+  while (!settled(answer) && deadline !== undefined && deadline - clock() > delay + ANSWER_MARGIN_MS) {
+    await pause(delay);
+    answer = await attempt();
+    delay = Math.min(delay * 2, MAX_PAUSE_MS);
+  }
+  return answer;
+}
