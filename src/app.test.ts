@@ -12,11 +12,11 @@ const endpoint = (verdict: 'allow' | 'deny'): WebhookEndpoint => ({
   handlers: [{ feature: 'test', match: {}, handle: () => (verdict === 'allow' ? allow() : deny(403, 'no')) }],
 });
 
-function review(op: string, kind: string, opts: { dryRun?: boolean; group?: string } = {}) {
+function review(op: string, kind: string, opts: { dryRun?: boolean; group?: string; subResource?: string } = {}) {
   return JSON.stringify({
     apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
     request: {
-      uid: 'u', kind: { group: opts.group ?? 'apps.kruise.io', version: 'v1alpha1', kind }, resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'x' },
+      uid: 'u', ...(opts.subResource ? { subResource: opts.subResource } : {}), kind: { group: opts.group ?? 'apps.kruise.io', version: 'v1alpha1', kind }, resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'x' },
       name: 'rd-1', namespace: '', operation: op, userInfo: {}, dryRun: opts.dryRun ?? false,
       object: op === 'DELETE' ? null : { metadata: { name: 'rd-1' } },
       oldObject: op === 'CREATE' ? null : { metadata: { name: 'rd-1' } },
@@ -49,10 +49,15 @@ describe('change events', () => {
     ]);
   });
 
+  it('a scale write is published (kubectl scale asks for a run)', async () => {
+    expect(await send(review('UPDATE', 'ResourceDistribution', { subResource: 'scale' }))).toHaveLength(1);
+  });
+
   it.each([
     ['a dry run', review('CREATE', 'ResourceDistribution', { dryRun: true }), 'allow'],
     ['a denied request', review('CREATE', 'ResourceDistribution'), 'deny'],
     ['a kind nobody reconciles', review('CREATE', 'SidecarSet'), 'allow'],
+    ['a status write', review('UPDATE', 'ResourceDistribution', { subResource: 'status' }), 'allow'],
   ] as const)('%s is not published', async (_n, body, verdict) => {
     expect(await send(body, verdict)).toEqual([]);
   });

@@ -103,6 +103,8 @@ const REASONS: Record<Admitted['operation'], ChangeEvent['reason']> = { CREATE: 
 /** The change event for an admitted request, if one should be published. */
 export function changeEventFor(clusterId: string, a: Admitted | undefined, kinds: ReadonlySet<string>): ChangeEvent | undefined {
   if (!a || !a.allowed || a.dryRun || !a.name || !kinds.has(`${a.apiVersion}/${a.kind}`)) return undefined;
+  // Status is the controller's own output (a `scale` write still asks for a run).
+  if (a.subResource === 'status') return undefined;
   return { clusterId, apiVersion: a.apiVersion, kind: a.kind, ...(a.namespace ? { namespace: a.namespace } : {}), name: a.name, reason: REASONS[a.operation] };
 }
 
