@@ -20,6 +20,7 @@ import {
 import { readCrdManifests } from '../kube/crd-manifests.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
 import { webhookEndpoints, withoutPodStatusObserver } from '../registry.js';
+import { cluster, ClusterUsageError } from './cluster.js';
 import { reconcile, type ReconcileOptions } from './reconcile.js';
 import { rollout, RolloutUsageError } from './rollout.js';
 
@@ -30,6 +31,8 @@ const USAGE = `Usage:
                               [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
   kruise-serverless rollout status|pause|resume|undo cloneset/NAME [-n NS] [--kubeconfig FILE]
                               [status: --timeout 5m --no-watch] [undo: --to-revision N]
+  kruise-serverless cluster add|rotate|remove ID | list  (--edge-url URL | --registry FILE)
+                              [--dry-run] [-o json|yaml] [rotate: --credential webhook|sync --overlap-seconds N]
 
 install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
 our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations calling
@@ -54,6 +57,9 @@ our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations call
   --node-loop                     the reconcilers run as the Node loop (reconcile, watching): leave out
                                     the pods/status observer, which only feeds the Lambda path
   --apply                         apply to the cluster instead of printing
+  --force                         with --apply: keep the webhooks even if the edge answers them with an
+                                    error (by default they are removed again: failurePolicy Fail would
+                                    refuse every request they match)
   --kubeconfig FILE               default: $KUBECONFIG, then ~/.kube/config
 
 uninstall deletes the webhook configurations, then RBAC. CRDs and the namespace stay unless
@@ -74,6 +80,13 @@ updated/ready/total and what it waits on, and exits 0 once complete (or complete
 partition), 1 on --timeout (default: none) or, with --no-watch, when not complete; pause and
 resume set spec.updateStrategy.paused; undo puts back the previous revision's pod template, or
 revision N's. -n NS defaults to the kubeconfig context's namespace.
+
+cluster registers clusters with an edge and prints their new secrets (once): add makes a webhook
+secret and a sync token, rotate a new one of either (the previous stays valid --overlap-seconds,
+default 86400), remove forgets the cluster. --edge-url: a Worker's admin API (token in
+$KS_ADMIN_TOKEN; it has no list). --registry FILE: the JSON registry of Node (KS_CLUSTERS_FILE)
+and AWS Lambda (SAM parameter ClustersJson), rewritten in place; it says how to deploy it.
+--dry-run prints the request or the change without making it.
 `;
 
 /** Wrong arguments: print the message (and a hint), exit 2. */
@@ -93,6 +106,7 @@ const OPTIONS = {
   'namespace-selector': { type: 'string', multiple: true },
   'object-selector': { type: 'string', multiple: true },
   apply: { type: 'boolean' },
+  force: { type: 'boolean' },
   'node-loop': { type: 'boolean' },
   kubeconfig: { type: 'string' },
   'purge-crds': { type: 'boolean' },
@@ -107,6 +121,10 @@ const OPTIONS = {
   'edge-url': { type: 'string' },
   timeout: { type: 'string' },
   'to-revision': { type: 'string' },
+  registry: { type: 'string' },
+  credential: { type: 'string' },
+  'overlap-seconds': { type: 'string' },
+  output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -127,6 +145,16 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'rollout') return await rollout(extra, { namespace: values.namespace, kubeconfig: values.kubeconfig, timeout: values.timeout, noWatch: values['no-watch'], toRevision: values['to-revision'] });
+    if (command === 'cluster') {
+      return await cluster(extra, {
+        ...(values['edge-url'] !== undefined ? { edgeUrl: values['edge-url'] } : {}),
+        ...(values.registry !== undefined ? { registry: values.registry } : {}),
+        ...(values.credential !== undefined ? { credential: values.credential } : {}),
+        ...(values['overlap-seconds'] !== undefined ? { overlapSeconds: values['overlap-seconds'] } : {}),
+        ...(values.output !== undefined ? { output: values.output } : {}),
+        dryRun: !!values['dry-run'],
+      });
+    }
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     if (command === 'install') await install(values);
     else if (command === 'uninstall') await uninstall(values);
@@ -134,7 +162,7 @@ export async function main(argv: string[]): Promise<number> {
     else throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
     return 0;
   } catch (e) {
-    const usage = e instanceof UsageError || e instanceof InstallOptionError || e instanceof RolloutUsageError;
+    const usage = e instanceof UsageError || e instanceof InstallOptionError || e instanceof RolloutUsageError || e instanceof ClusterUsageError;
     process.stderr.write(`kruise-serverless: ${(e as Error).message ?? String(e)}\n`);
     if (usage) process.stderr.write('Run `kruise-serverless --help` for usage.\n');
     else if (process.env.KS_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
@@ -147,7 +175,7 @@ async function install(v: Values): Promise<void> {
   const clusterId = required(v['cluster-id'], '--cluster-id');
   const secret = readSecret(v);
   checkWebhookTarget(baseUrl, clusterId, secret);
-  if (!v.apply) for (const o of ['kubeconfig'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
+  if (!v.apply) for (const o of ['kubeconfig', 'force'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
   const endpoints = v['node-loop'] ? withoutPodStatusObserver(webhookEndpoints()) : webhookEndpoints();
   const objects = renderClusterSide({
     baseUrl,
@@ -163,7 +191,7 @@ async function install(v: Values): Promise<void> {
     process.stdout.write(toYaml(objects, clusterId));
     return;
   }
-  await withKube(v.kubeconfig, (kube) => applyClusterSide(kube, objects, { log }));
+  await withKube(v.kubeconfig, (kube) => applyClusterSide(kube, objects, { log, ...(v.force ? { force: true } : {}) }));
   const hooks = endpoints.length;
   log(`installed for cluster ${clusterId}: ${hooks} webhook endpoint${hooks === 1 ? '' : 's'} registered`);
 }
@@ -188,7 +216,7 @@ async function reconcileCommand(v: Values): Promise<number> {
 }
 
 async function uninstall(v: Values): Promise<void> {
-  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply'] as const) {
+  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply', 'force'] as const) {
     if (v[o] !== undefined) throw new UsageError(`--${o} is an install option`);
   }
   const purgeCrds = v['purge-crds'] ? (readCrdManifests(crdDir())) : [];
