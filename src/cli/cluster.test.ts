@@ -39,7 +39,7 @@ describe('cluster --registry FILE (Node, AWS Lambda)', () => {
     expect(await verifies(path, 'prod-1', 'webhookSecrets', printed.webhookSecret)).toBe(true);
     expect(await verifies(path, 'prod-1', 'syncTokens', printed.syncToken)).toBe(true);
     expect(await verifies(path, 'prod-1', 'webhookSecrets', printed.syncToken)).toBe(false);
-    expect(r.log.join('\n')).toContain(`--parameter-overrides "ClustersJson=$(cat ${path})"`);
+    expect(r.log.join('\n')).toContain(`--parameter-overrides "ClustersJson=$(tr -d ' \\n' < ${path} | sed 's/"/\\\\"/g')"`);
   });
 
   it('add refuses a cluster id that exists, or is not a DNS label', async () => {

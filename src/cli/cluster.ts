@@ -19,6 +19,7 @@ import {
   type CredentialName,
   type Registry,
 } from '../deploy/cluster-registry.js';
+import { samJsonValue } from '../deploy/plan.js';
 
 export class ClusterUsageError extends Error {
   override name = 'ClusterUsageError';
@@ -181,7 +182,7 @@ async function file(op: string, id: string | undefined, ctx: FileCtx): Promise<n
   writeRegistry(ctx.path, next);
   if (secrets) data(ctx, secrets, () => secretsText(secrets));
   ctx.log(`${what}: wrote ${ctx.path}. It holds only hashes. Now give it to the edge:`);
-  ctx.log(`  AWS Lambda: sam deploy ... --parameter-overrides "ClustersJson=$(cat ${ctx.path})" (and the other parameters you deployed with)`);
+  ctx.log(`  AWS Lambda: sam deploy ... --parameter-overrides "ClustersJson=${samJsonValue(ctx.path)}" (and the other parameters you deployed with), or kruise-serverless deploy aws --registry ${ctx.path} ...`);
   ctx.log(`  Node:       KS_CLUSTERS_FILE=${ctx.path}, then restart the server`);
   return 0;
 }

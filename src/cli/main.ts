@@ -21,6 +21,8 @@ import { readCrdManifests } from '../kube/crd-manifests.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
 import { webhookEndpoints, withoutPodStatusObserver } from '../registry.js';
 import { cluster, ClusterUsageError } from './cluster.js';
+import { deploy } from './deploy.js';
+import { DeployOptionError } from '../deploy/plan.js';
 import { reconcile, type ReconcileOptions } from './reconcile.js';
 import { rollout, RolloutUsageError } from './rollout.js';
 
@@ -33,6 +35,11 @@ const USAGE = `Usage:
                               [status: --timeout 5m --no-watch] [undo: --to-revision N]
   kruise-serverless cluster add|rotate|remove ID | list  (--edge-url URL | --registry FILE)
                               [--dry-run] [-o json|yaml] [rotate: --credential webhook|sync --overlap-seconds N]
+  kruise-serverless deploy aws --cluster-id ID --registry FILE [--stack-name S] [--region R] [--dry-run]
+                              (--eks-cluster N --eks-endpoint URL --eks-ca-data-file F [--create-eks-access-entry]
+                               | --kubeconfig-secret-arn ARN) [--edge-url URL (+ $KS_SYNC_TOKEN)]
+  kruise-serverless deploy cloudflare [--name WORKER] [--event-bus BUS --region R] [--dry-run]
+                              (+ $KS_ADMIN_TOKEN; with --event-bus $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY)
 
 install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
 our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations calling
@@ -87,6 +94,11 @@ default 86400), remove forgets the cluster. --edge-url: a Worker's admin API (to
 $KS_ADMIN_TOKEN; it has no list). --registry FILE: the JSON registry of Node (KS_CLUSTERS_FILE)
 and AWS Lambda (SAM parameter ClustersJson), rewritten in place; it says how to deploy it.
 --dry-run prints the request or the change without making it.
+
+deploy runs what deploys the edge: aws, sam build + sam deploy of infra/aws/template.yaml with its
+parameters (ClustersJson from the registry file); cloudflare, wrangler deploy (minified) and its
+secrets (ADMIN_TOKEN from $KS_ADMIN_TOKEN). --dry-run prints exactly those commands. Secrets stay
+in the environment and files: the commands expand them when they run.
 `;
 
 /** Wrong arguments: print the message (and a hint), exit 2. */
@@ -125,6 +137,15 @@ const OPTIONS = {
   credential: { type: 'string' },
   'overlap-seconds': { type: 'string' },
   output: { type: 'string', short: 'o' },
+  'stack-name': { type: 'string' },
+  region: { type: 'string' },
+  'eks-cluster': { type: 'string' },
+  'eks-endpoint': { type: 'string' },
+  'eks-ca-data-file': { type: 'string' },
+  'create-eks-access-entry': { type: 'boolean' },
+  'kubeconfig-secret-arn': { type: 'string' },
+  name: { type: 'string' },
+  'event-bus': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -155,6 +176,16 @@ export async function main(argv: string[]): Promise<number> {
         dryRun: !!values['dry-run'],
       });
     }
+    if (command === 'deploy') {
+      const defined = <K extends string, V>(k: K, v: V | undefined) => (v === undefined ? {} : ({ [k]: v } as Record<K, V>));
+      return await deploy(extra, {
+        dryRun: !!values['dry-run'], createEksAccessEntry: !!values['create-eks-access-entry'],
+        ...defined('clusterId', values['cluster-id']), ...defined('registry', values.registry), ...defined('stackName', values['stack-name']),
+        ...defined('region', values.region), ...defined('eksCluster', values['eks-cluster']), ...defined('eksEndpoint', values['eks-endpoint']),
+        ...defined('eksCaDataFile', values['eks-ca-data-file']), ...defined('kubeconfigSecretArn', values['kubeconfig-secret-arn']),
+        ...defined('edgeUrl', values['edge-url']), ...defined('name', values.name), ...defined('eventBus', values['event-bus']),
+      });
+    }
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     if (command === 'install') await install(values);
     else if (command === 'uninstall') await uninstall(values);
@@ -162,7 +193,7 @@ export async function main(argv: string[]): Promise<number> {
     else throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
     return 0;
   } catch (e) {
-    const usage = e instanceof UsageError || e instanceof InstallOptionError || e instanceof RolloutUsageError || e instanceof ClusterUsageError;
+    const usage = e instanceof UsageError || e instanceof InstallOptionError || e instanceof RolloutUsageError || e instanceof ClusterUsageError || e instanceof DeployOptionError;
     process.stderr.write(`kruise-serverless: ${(e as Error).message ?? String(e)}\n`);
     if (usage) process.stderr.write('Run `kruise-serverless --help` for usage.\n');
     else if (process.env.KS_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
