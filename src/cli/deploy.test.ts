@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deploy, type DeployArgs } from './deploy.js';
@@ -69,6 +71,23 @@ describe('deploy cloudflare --dry-run', () => {
     const platform = readFileSync(join(ROOT, 'functions', 'worker', 'platform.ts'), 'utf8');
     for (const name of ['ADMIN_TOKEN', 'KS_EVENT_BUS_NAME', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) expect(platform).toContain(`${name}?: string`);
   });
+});
+
+describe('the printed wrangler deploy', () => {
+  it('is one wrangler accepts (its own --dry-run: bundles and lists the bindings, uploads nothing)', async () => {
+    const { lines } = await dryRun('cloudflare', { eventBus: 'ks-prod-changes', region: 'eu-west-1' });
+    const outdir = mkdtempSync(join(tmpdir(), 'ks-wrangler-'));
+    try {
+      const r = spawnSync('bash', ['-c', `${lines[0]} --dry-run --outdir ${outdir}`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/env\.KS_EVENT_BUS_NAME .*Environment Variable/);
+      expect(r.stdout).toMatch(/env\.AWS_REGION .*Environment Variable/);
+      // Minified: well under the 520 KiB of the unminified bundle.
+      expect(statSync(join(outdir, 'index.js')).size).toBeLessThan(400 * 1024);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('deploy without --dry-run', () => {
