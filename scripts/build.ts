@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
 import { bundleWorker } from './local-worker.js';
+import { buildLambdaBundles } from './lambda-bundle.js';
 
 const dist = join(REPO_ROOT, 'dist');
 mkdirSync(join(dist, 'worker'), { recursive: true });
@@ -21,10 +22,8 @@ console.error(`dist/worker/index.js: ${worker.length} bytes, ${gzipSync(worker).
 // src/kube/kubeconfig.ts) is a chunk of its own, loaded only then: ~20 MB less resident memory.
 const nodeBundle = { bundle: true, splitting: true, platform: 'node' as const, format: 'esm' as const, target: 'node20', logLevel: 'warning' as const,
   banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" } };
-await build({
-  ...nodeBundle, outdir: join(dist, 'lambda'), outExtension: { '.js': '.mjs' },
-  entryPoints: { index: join(REPO_ROOT, 'functions', 'lambda', 'index.ts'), reconcile: join(REPO_ROOT, 'functions', 'lambda', 'reconcile.ts') },
-});
+// The Lambda bundles: the settings `sam build` uses (infra/aws/template.yaml), in one file each.
+await buildLambdaBundles(REPO_ROOT, join(dist, 'lambda'));
 console.error('dist/lambda/index.mjs: handler "index.handler" (Node 22 runtime)');
 console.error('dist/lambda/reconcile.mjs: handler "reconcile.handler" (EventBridge schedule and ObjectChanged events)');
 await build({ ...nodeBundle, outdir: dist, entryPoints: { cli: join(REPO_ROOT, 'src', 'cli', 'main.ts') } });

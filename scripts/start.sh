@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole system locally: against $KUBECONFIG if set, otherwise against a local control
-# plane started (and left running) by the project. Installs what it needs first.
+# plane started (and left running) by the project. Installs what it needs first (with $KUBECONFIG:
+# no control plane build and nothing that needs root, see setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false
-bash scripts/setup.sh
+KS_SETUP_FOR=start bash scripts/setup.sh
 exec npx tsx scripts/start.ts "$@"

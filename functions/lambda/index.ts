@@ -1,5 +1,7 @@
 // AWS Lambda (function URL or API Gateway): the same app, reading the cluster live.
-//   KS_CLUSTER_ID, KS_CLUSTERS_JSON (registry JSON), KUBECONFIG (path, e.g. from a layer or /tmp),
+//   KS_CLUSTER_ID, KS_CLUSTERS_JSON (registry JSON)
+//   the API server, as for the reconciler: KUBECONFIG, KS_KUBECONFIG_SECRET_ARN or KS_EKS_*
+//     (src/aws/kube-source-env.ts); the webhooks list live state, so without one every review fails
 //   KS_EVENT_BUS_NAME (optional: publish change events for reconciled kinds, and debounced ones for
 //     workload pods' status changes, to this EventBridge bus)
 //   KS_EDGE_URL + KS_SYNC_TOKEN (optional: the edge whose ledgers hold this cluster's budgets)
@@ -13,7 +15,8 @@ import { TimerDebouncer } from '../../src/edge-state/timer-debouncer.js';
 import { type Feature } from '../../src/feature.js';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
-import { edgeFromEnv, livePorts } from '../node/ports.js';
+import { edgeFromEnv, livePortsFrom } from '../node/ports.js';
+import { kubeSourceFromEnv } from '../../src/aws/kube-source-env.js';
 import { EventBridgeSink } from '../../src/aws/change-events.js';
 
 type LambdaHandler = ReturnType<typeof handle>;
@@ -22,14 +25,17 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
   let app: Promise<Hono> | undefined;
   const clusterId = env.KS_CLUSTER_ID ?? '';
   const edge = edgeFromEnv(env, clusterId);
-  const makeApp = (): Promise<Hono> => {
+  const makeApp = async (): Promise<Hono> => {
+    const kube = kubeSourceFromEnv(env);
+    // Connect now: a cluster that cannot be reached fails every request, the configuration probe's
+    // included, so `install` sees it (src/install/probe-wait.ts).
+    await kube();
     const sink = env.KS_EVENT_BUS_NAME ? new EventBridgeSink(new EventBridgeClient({}), { eventBusName: env.KS_EVENT_BUS_NAME }) : undefined;
     const onError = (e: unknown) => console.error(`change event not published: ${String(e)}`);
     const pods = workloadPods(features);
-    return livePorts({
+    return buildApp(livePortsFrom(kube, {
       clusterId,
       registryJson: env.KS_CLUSTERS_JSON ?? '[]',
-      kubeconfigPath: env.KUBECONFIG,
       features,
       ...(edge ? { ledgers: remoteLedgers(edge) } : {}),
       ...(sink
@@ -45,10 +51,16 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
             },
           }
         : {}),
-    }).then(buildApp);
+    }));
   };
   const handler: LambdaHandler = async (event, context) => {
-    app ??= makeApp();
+    if (!app) {
+      const made = makeApp();
+      // A failure (cluster unreachable, secret unreadable) is retried by the next invocation
+      // instead of failing every later one in this execution environment.
+      made.catch(() => app === made && (app = undefined));
+      app = made;
+    }
     return handle(await app)(event, context);
   };
   return handler;

@@ -2,45 +2,21 @@
 // wake-ups, each handled by src/aws/reconcile-handler.ts over the production wiring
 // (src/aws/reconcile-wiring.ts). This file binds the environment and returns what Lambda reads.
 //   KS_CLUSTER_ID               the cluster this function reconciles (events for others are ignored)
-//   then one of, in this order:
-//   KUBECONFIG                  path to a kubeconfig file (e.g. in a layer)
-//   KS_KUBECONFIG_SECRET_ARN    a Secrets Manager secret whose text is the kubeconfig YAML
-//   KS_EKS_CLUSTER, KS_EKS_ENDPOINT, KS_EKS_CA_DATA   an EKS cluster; the bearer token is minted from
-//                               the execution role (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
-//                               AWS_SESSION_TOKEN) for AWS_REGION
+//   the API server: KUBECONFIG, KS_KUBECONFIG_SECRET_ARN or KS_EKS_* (src/aws/kube-source-env.ts)
 //   optionally:
 //   KS_EDGE_URL + KS_SYNC_TOKEN the edge (Worker) to push webhook state to and whose ledgers runs use
 //   KS_REQUEUE_QUEUE_URL        the SQS queue for wake-ups (unset: they are logged as not scheduled)
 //   KS_RESYNC_SECONDS           the schedule's period (60; 0 = no schedule): wake-ups due after the
 //                               next scheduled resync are not sent, as that resync covers them
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { cachedEksToken, credentialsFromEnv } from '../../src/aws/eks-token.js';
-import { eksKubeSource, kubeConfigSource, readKubeconfigSecret, type KubeSource, type SecretsClient } from '../../src/aws/kube-source.js';
+import { credentialsFromEnv } from '../../src/aws/eks-token.js';
+import { kubeSourceFromEnv } from '../../src/aws/kube-source-env.js';
 import { lambdaResult, type ReconcileHandler, type ReconcileSummary, type SqsBatchResponse } from '../../src/aws/reconcile-handler.js';
 import { wireReconcileHandler } from '../../src/aws/reconcile-wiring.js';
 import type { RequeueQueue } from '../../src/aws/requeue.js';
 import { sqsRequeueQueue } from '../../src/aws/sqs-fetch.js';
-import { loadKubeConnection } from '../../src/kube/kubeconfig.js';
 import { edgeFromEnv } from '../node/ports.js';
 
-/** The API-server client this environment describes (see the header). Builds nothing until first called. */
-export function kubeSourceFromEnv(env: Record<string, string | undefined>, secrets?: () => SecretsClient): KubeSource {
-  if (env.KUBECONFIG) {
-    const path = env.KUBECONFIG;
-    return kubeConfigSource(() => loadKubeConnection(path));
-  }
-  if (env.KS_KUBECONFIG_SECRET_ARN) {
-    const arn = env.KS_KUBECONFIG_SECRET_ARN;
-    const client = secrets ?? (() => new SecretsManagerClient({}));
-    return kubeConfigSource(() => readKubeconfigSecret(client(), arn));
-  }
-  const missing = ['KS_EKS_CLUSTER', 'KS_EKS_ENDPOINT', 'KS_EKS_CA_DATA', 'AWS_REGION'].filter((k) => !env[k]);
-  if (missing.length) {
-    throw new Error(`no cluster configured: set KUBECONFIG, KS_KUBECONFIG_SECRET_ARN, or KS_EKS_CLUSTER + KS_EKS_ENDPOINT + KS_EKS_CA_DATA (missing: ${missing.join(', ')})`);
-  }
-  const cluster = { name: env.KS_EKS_CLUSTER!, endpoint: env.KS_EKS_ENDPOINT!, caData: env.KS_EKS_CA_DATA! };
-  return eksKubeSource(cluster, cachedEksToken({ clusterName: cluster.name, region: env.AWS_REGION!, credentials: credentialsFromEnv(env) }));
-}
+export { kubeSourceFromEnv };
 
 /** Wires the real reconcilers and runner; imported lazily so a cold start only loads them when first invoked. */
 async function handlerFromEnv(env: Record<string, string | undefined>): Promise<ReconcileHandler> {

@@ -35,11 +35,18 @@ export const nodeSha256 = (text: string): string => createHash('sha256').update(
 
 export async function livePorts(cfg: LivePortsConfig): Promise<AppPorts & { kube: KubeHttp }> {
   const kube = await KubeHttp.fromKubeConfigFile(cfg.kubeconfigPath);
-  const live = new LiveClusterState((apiVersion, kind, opts) => kube.list(apiVersion, kind, opts), stateCollections(cfg.features));
+  return { kube, ...livePortsFrom(() => Promise.resolve(kube), cfg) };
+}
+
+/**
+ * The same ports over a client that may change between calls (an EKS client is rebuilt when its
+ * token is renewed, src/aws/kube-source.ts): every live read asks `kube` for the current one.
+ */
+export function livePortsFrom(kube: () => Promise<KubeHttp>, cfg: Omit<LivePortsConfig, 'kubeconfigPath'>): AppPorts {
+  const live = new LiveClusterState(async (apiVersion, kind, opts) => (await kube()).list(apiVersion, kind, opts), stateCollections(cfg.features));
   const ours: ClusterState = { collection: (name) => live.collection(name), ...(cfg.ledgers ? { ledgers: cfg.ledgers } : {}) };
   const none: ClusterState = { collection: async () => undefined };
   return {
-    kube,
     endpoints: webhookEndpoints(cfg.features),
     explainers: featureExplainers(cfg.features),
     registry: registryFromJson(cfg.registryJson),

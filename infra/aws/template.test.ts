@@ -4,15 +4,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, type CollectionTag, type ScalarTag } from 'yaml';
+import { LAMBDA_BANNER, LAMBDA_ENTRIES, LAMBDA_EXTERNAL, LAMBDA_TARGET } from '../../scripts/lambda-bundle.js';
 import { CHANGE_EVENT_DETAIL_TYPE, CHANGE_EVENT_SOURCE } from '../../src/aws/change-events.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-// The build (scripts/build.ts) bundles each Lambda entry to dist/lambda/<name>.mjs.
-const BUNDLE_SOURCES: Record<string, string> = {
-  'index.mjs': 'functions/lambda/index.ts',
-  'reconcile.mjs': 'functions/lambda/reconcile.ts',
-};
+// The build (scripts/build.ts, and `sam build`) bundles each Lambda entry to <name>.mjs.
+const BUNDLE_SOURCES: Record<string, string> = Object.fromEntries(Object.entries(LAMBDA_ENTRIES).map(([name, src]) => [`${name}.mjs`, src]));
 
 const FNS = ['Base64', 'Cidr', 'FindInMap', 'GetAZs', 'If', 'ImportValue', 'Join', 'Not', 'Equals', 'And', 'Or', 'Select', 'Split', 'Sub', 'Transform', 'Contains', 'ValueOf'];
 const long = (tag: string, value: unknown): unknown => {
@@ -27,8 +25,8 @@ const cfnTags: (ScalarTag | CollectionTag)[] = ['Ref', 'Condition', 'GetAtt', ..
   { tag: `!${name}`, collection: 'map', resolve: (map) => long(name, map.toJSON()) } as CollectionTag,
 ]);
 
-type Resource = { Type: string; Condition?: string; Properties: Record<string, any> };
-type Template = { Parameters: Record<string, { Default?: unknown }>; Conditions: Record<string, unknown>; Resources: Record<string, Resource>; Rules?: unknown; Outputs?: unknown };
+type Resource = { Type: string; Condition?: string; Metadata?: Record<string, any>; Properties: Record<string, any> };
+type Template = { Parameters: Record<string, { Default?: unknown }>; Conditions: Record<string, unknown>; Resources: Record<string, Resource>; Rules?: unknown; Outputs?: Record<string, { Description?: string; Value: unknown }> };
 const template = parse(readFileSync(join(ROOT, 'infra', 'aws', 'template.yaml'), 'utf8'), { customTags: cfnTags }) as Template;
 const resources = Object.entries(template.Resources);
 const ofType = (type: string) => resources.filter(([, r]) => r.Type === type);
@@ -60,9 +58,18 @@ describe('functions', () => {
     ]);
   });
 
-  it.each(functions.map(([id, f]) => [id, f] as const))('%s runs on nodejs22.x from the built bundle dir', (_id, f) => {
+  it.each(functions.map(([id, f]) => [id, f] as const))('%s runs on nodejs22.x, built by `sam build` as `npm run build` bundles it', (_id, f) => {
     expect(f.Properties.Runtime).toBe('nodejs22.x');
-    expect(f.Properties.CodeUri).toBe('../../dist/lambda');
+    // esbuild runs from the repository root (package.json, tsconfig.json).
+    expect(f.Properties.CodeUri).toBe('../..');
+    const file = (f.Properties.Handler as string).split('.')[0]!;
+    expect(f.Metadata).toEqual({
+      BuildMethod: 'esbuild',
+      BuildProperties: {
+        EntryPoints: [BUNDLE_SOURCES[`${file}.mjs`]], Format: 'esm', OutExtension: ['.js=.mjs'], Target: LAMBDA_TARGET,
+        External: LAMBDA_EXTERNAL, Minify: false, Sourcemap: false, Banner: [`js=${LAMBDA_BANNER}`],
+      },
+    });
   });
 
   it.each(functions.map(([id, f]) => [id, f.Properties.Handler as string] as const))('%s: handler %s is exported by its source', async (_id, handler) => {
@@ -76,15 +83,28 @@ describe('functions', () => {
   it('the reconciler is configured through the variables its entry reads', () => {
     const vars = Object.keys(template.Resources.ReconcileFunction!.Properties.Environment.Variables as object);
     expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_EKS_CLUSTER', 'KS_EKS_ENDPOINT', 'KS_EKS_CA_DATA', 'KS_KUBECONFIG_SECRET_ARN', 'KS_EDGE_URL', 'KS_SYNC_TOKEN', 'KS_REQUEUE_QUEUE_URL', 'KS_RESYNC_SECONDS']);
-    const src = ['functions/lambda/reconcile.ts', 'functions/node/ports.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    const src = ['functions/lambda/reconcile.ts', 'functions/node/ports.ts', 'src/aws/kube-source-env.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
     for (const v of vars) expect(src).toContain(`env.${v}`);
   });
 
   it('the webhook is configured through the variables its entry reads', () => {
     const vars = Object.keys(template.Resources.WebhookFunction!.Properties.Environment.Variables as object);
-    expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_CLUSTERS_JSON', 'KS_EVENT_BUS_NAME', 'KS_EDGE_URL', 'KS_SYNC_TOKEN']);
-    const src = ['functions/lambda/index.ts', 'functions/node/ports.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    expect(vars).toEqual(['KS_CLUSTER_ID', 'KS_CLUSTERS_JSON', 'KS_EKS_CLUSTER', 'KS_EKS_ENDPOINT', 'KS_EKS_CA_DATA', 'KS_KUBECONFIG_SECRET_ARN', 'KS_EVENT_BUS_NAME', 'KS_EDGE_URL', 'KS_SYNC_TOKEN']);
+    const src = ['functions/lambda/index.ts', 'functions/node/ports.ts', 'src/aws/kube-source-env.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
     for (const v of vars) expect(src).toContain(`env.${v}`);
+  });
+
+  it('the webhook reaches the cluster exactly as the reconciler does (its handlers list live state)', () => {
+    const fns = template.Resources;
+    const clusterVars = (id: string) => Object.fromEntries(Object.entries(fns[id]!.Properties.Environment.Variables as object).filter(([k]) => k.startsWith('KS_EKS_') || k === 'KS_KUBECONFIG_SECRET_ARN'));
+    expect(Object.keys(clusterVars('WebhookFunction'))).toHaveLength(4);
+    expect(clusterVars('WebhookFunction')).toEqual(clusterVars('ReconcileFunction'));
+    expect(fns.WebhookFunction!.Properties.VpcConfig).toEqual(fns.ReconcileFunction!.Properties.VpcConfig);
+    const entries = ofType('AWS::EKS::AccessEntry').map(([, e]) => [e.Condition, e.Properties.PrincipalArn, e.Properties.KubernetesGroups]);
+    expect(entries).toEqual([
+      ['CreateAccessEntry', arnOf('ReconcileRole'), ['kruise-serverless-reconciler']],
+      ['CreateAccessEntry', arnOf('WebhookRole'), ['kruise-serverless-reconciler']],
+    ]);
   });
 
   it('the webhook has a public function URL (the path secret authenticates)', () => {
@@ -106,8 +126,10 @@ describe('events', () => {
   it('the ObjectChanged rule is on the custom bus, matches what the sink publishes and targets the reconciler', () => {
     const bus = template.Resources.ChangeEventBus!;
     expect(bus.Type).toBe('AWS::Events::EventBus');
-    expect(bus.Properties.Name).toEqual(ref('EventBusName'));
-    expect(template.Parameters.EventBusName!.Default).toBe('kruise-serverless');
+    // Two clusters' stacks in one Region must not share (or fail on) one bus name.
+    expect(bus.Properties.Name).toEqual({ 'Fn::If': ['NamedBus', ref('EventBusName'), { 'Fn::Sub': '${AWS::StackName}-changes' }] });
+    expect(template.Parameters.EventBusName!.Default).toBe('');
+    expect(template.Conditions.NamedBus).toEqual({ 'Fn::Not': [{ 'Fn::Equals': [ref('EventBusName'), ''] }] });
     const rule = rules.ObjectChangedRule!;
     expect(rule.Properties.EventBusName).toEqual(ref('ChangeEventBus'));
     expect(rule.Properties.EventPattern).toEqual({ source: [CHANGE_EVENT_SOURCE], 'detail-type': [CHANGE_EVENT_DETAIL_TYPE], detail: { clusterId: [ref('ClusterId')] } });
@@ -186,10 +208,12 @@ describe('IAM', () => {
     ]);
   });
 
-  it('the webhook may log and put events on the custom bus only', () => {
-    expect(statementsOf(roles.WebhookRole!).map((s) => [s.Sid, list(s.Action), s.Resource])).toEqual([
-      ['Logs', ['logs:CreateLogStream', 'logs:PutLogEvents'], arnOf('WebhookLogGroup')],
-      ['PublishChangeEvents', ['events:PutEvents'], arnOf('ChangeEventBus')],
+  it('the webhook may log, put events on the custom bus, read the one kubeconfig secret and (in a VPC) manage its interfaces', () => {
+    const reconciler = statementsOf(roles.ReconcileRole!).filter((s) => ['KubeconfigSecret', 'VpcDescribe', 'VpcInterfaces'].includes(s.Sid!));
+    expect(statementsOf(roles.WebhookRole!)).toEqual([
+      { Sid: 'Logs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: arnOf('WebhookLogGroup') },
+      { Sid: 'PublishChangeEvents', Effect: 'Allow', Action: 'events:PutEvents', Resource: arnOf('ChangeEventBus') },
+      ...reconciler,
     ]);
   });
 
@@ -201,7 +225,7 @@ describe('IAM', () => {
     // VpcDescribe: ec2:Describe* support no resource-level permissions.
     // VpcInterfaces: Lambda creates and deletes ENIs whose ids are not known in advance; scoped to
     // this account and Region (Lambda: "Configuring a Lambda function to access resources in a VPC").
-    expect(wildcards).toEqual(['ReconcileRole/VpcDescribe', 'ReconcileRole/VpcInterfaces']);
+    expect(wildcards).toEqual(['ReconcileRole/VpcDescribe', 'ReconcileRole/VpcInterfaces', 'WebhookRole/VpcDescribe', 'WebhookRole/VpcInterfaces']);
     // SQS only on the requeue queue, only for the reconciler.
     const sqs = all.filter((s) => list(s.Action).some((a) => a.startsWith('sqs:')));
     expect(sqs.map((s) => [s.id, s.Resource])).toEqual([['ReconcileRole', arnOf('RequeueQueue')], ['ReconcileRole', arnOf('RequeueQueue')]]);
@@ -232,5 +256,20 @@ describe('references', () => {
 
   it('every Condition exists', () => {
     expect(found.filter((f) => f.kind === 'Condition' && !(f.name in template.Conditions))).toEqual([]);
+  });
+});
+
+describe('outputs', () => {
+  const cli = readFileSync(join(ROOT, 'src', 'cli', 'main.ts'), 'utf8');
+
+  it('name only flags the command has (its usage line)', () => {
+    const uses = Object.values(template.Outputs!).flatMap((o) => [...(o.Description ?? '').matchAll(/kruise-serverless (\w+) (--[a-z-]+)/g)].map((m) => [m[1]!, m[2]!] as const));
+    expect(uses).toContainEqual(['install', '--base-url']);
+    for (const [command, flag] of uses) expect(cli).toMatch(new RegExp(`\\n  kruise-serverless ${command} [^\\n]*${flag} `));
+  });
+
+  it('give both role ARNs to map to Kubernetes RBAC', () => {
+    expect(template.Outputs!.ReconcileRoleArn!.Value).toEqual(arnOf('ReconcileRole'));
+    expect(template.Outputs!.WebhookRoleArn!.Value).toEqual(arnOf('WebhookRole'));
   });
 });

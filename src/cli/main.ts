@@ -21,6 +21,9 @@ import {
 import { readCrdManifests } from '../kube/crd-manifests.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
 import { webhookEndpoints, withoutPodStatusObserver } from '../registry.js';
+import { cluster, ClusterUsageError } from './cluster.js';
+import { deploy } from './deploy.js';
+import { DeployOptionError } from '../deploy/plan.js';
 import { reconcile, type ReconcileOptions } from './reconcile.js';
 import { rollout, RolloutUsageError } from './rollout.js';
 
@@ -31,6 +34,13 @@ const USAGE = `Usage:
                               [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
   kruise-serverless rollout status|pause|resume|undo cloneset/NAME [-n NS] [--kubeconfig FILE]
                               [status: --timeout 5m --no-watch] [undo: --to-revision N]
+  kruise-serverless cluster add|rotate|remove ID | list  (--edge-url URL | --registry FILE)
+                              [--dry-run] [-o json|yaml] [rotate: --credential webhook|sync --overlap-seconds N]
+  kruise-serverless deploy aws --cluster-id ID --registry FILE [--stack-name S] [--region R] [--dry-run]
+                              (--eks-cluster N --eks-endpoint URL --eks-ca-data-file F [--create-eks-access-entry]
+                               | --kubeconfig-secret-arn ARN) [--edge-url URL (+ $KS_SYNC_TOKEN)]
+  kruise-serverless deploy cloudflare [--name WORKER] [--event-bus BUS --region R] [--dry-run]
+                              (+ $KS_ADMIN_TOKEN; with --event-bus $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY)
 
 install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
 our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations calling
@@ -55,6 +65,9 @@ our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations call
   --node-loop                     the reconcilers run as the Node loop (reconcile, watching): leave out
                                     the pods/status observer, which only feeds the Lambda path
   --apply                         apply to the cluster instead of printing
+  --force                         with --apply: keep the webhooks even if the edge answers them with an
+                                    error (by default they are removed again: failurePolicy Fail would
+                                    refuse every request they match)
   --kubeconfig FILE               default: $KUBECONFIG, then ~/.kube/config
 
 uninstall deletes the webhook configurations, then RBAC. CRDs and the namespace stay unless
@@ -75,6 +88,18 @@ updated/ready/total and what it waits on, and exits 0 once complete (or complete
 partition), 1 on --timeout (default: none) or, with --no-watch, when not complete; pause and
 resume set spec.updateStrategy.paused; undo puts back the previous revision's pod template, or
 revision N's. -n NS defaults to the kubeconfig context's namespace.
+
+cluster registers clusters with an edge and prints their new secrets (once): add makes a webhook
+secret and a sync token, rotate a new one of either (the previous stays valid --overlap-seconds,
+default 86400), remove forgets the cluster. --edge-url: a Worker's admin API (token in
+$KS_ADMIN_TOKEN; it has no list). --registry FILE: the JSON registry of Node (KS_CLUSTERS_FILE)
+and AWS Lambda (SAM parameter ClustersJson), rewritten in place; it says how to deploy it.
+--dry-run prints the request or the change without making it.
+
+deploy runs what deploys the edge: aws, sam build + sam deploy of infra/aws/template.yaml with its
+parameters (ClustersJson from the registry file); cloudflare, wrangler deploy (minified) and its
+secrets (ADMIN_TOKEN from $KS_ADMIN_TOKEN). --dry-run prints exactly those commands. Secrets stay
+in the environment and files: the commands expand them when they run.
 `;
 
 /** Wrong arguments: print the message (and a hint), exit 2. */
@@ -94,6 +119,7 @@ const OPTIONS = {
   'namespace-selector': { type: 'string', multiple: true },
   'object-selector': { type: 'string', multiple: true },
   apply: { type: 'boolean' },
+  force: { type: 'boolean' },
   'node-loop': { type: 'boolean' },
   kubeconfig: { type: 'string' },
   'purge-crds': { type: 'boolean' },
@@ -108,6 +134,19 @@ const OPTIONS = {
   'edge-url': { type: 'string' },
   timeout: { type: 'string' },
   'to-revision': { type: 'string' },
+  registry: { type: 'string' },
+  credential: { type: 'string' },
+  'overlap-seconds': { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  'stack-name': { type: 'string' },
+  region: { type: 'string' },
+  'eks-cluster': { type: 'string' },
+  'eks-endpoint': { type: 'string' },
+  'eks-ca-data-file': { type: 'string' },
+  'create-eks-access-entry': { type: 'boolean' },
+  'kubeconfig-secret-arn': { type: 'string' },
+  name: { type: 'string' },
+  'event-bus': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -128,6 +167,26 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'rollout') return await rollout(extra, { namespace: values.namespace, kubeconfig: values.kubeconfig, timeout: values.timeout, noWatch: values['no-watch'], toRevision: values['to-revision'] });
+    if (command === 'cluster') {
+      return await cluster(extra, {
+        ...(values['edge-url'] !== undefined ? { edgeUrl: values['edge-url'] } : {}),
+        ...(values.registry !== undefined ? { registry: values.registry } : {}),
+        ...(values.credential !== undefined ? { credential: values.credential } : {}),
+        ...(values['overlap-seconds'] !== undefined ? { overlapSeconds: values['overlap-seconds'] } : {}),
+        ...(values.output !== undefined ? { output: values.output } : {}),
+        dryRun: !!values['dry-run'],
+      });
+    }
+    if (command === 'deploy') {
+      const defined = <K extends string, V>(k: K, v: V | undefined) => (v === undefined ? {} : ({ [k]: v } as Record<K, V>));
+      return await deploy(extra, {
+        dryRun: !!values['dry-run'], createEksAccessEntry: !!values['create-eks-access-entry'],
+        ...defined('clusterId', values['cluster-id']), ...defined('registry', values.registry), ...defined('stackName', values['stack-name']),
+        ...defined('region', values.region), ...defined('eksCluster', values['eks-cluster']), ...defined('eksEndpoint', values['eks-endpoint']),
+        ...defined('eksCaDataFile', values['eks-ca-data-file']), ...defined('kubeconfigSecretArn', values['kubeconfig-secret-arn']),
+        ...defined('edgeUrl', values['edge-url']), ...defined('name', values.name), ...defined('eventBus', values['event-bus']),
+      });
+    }
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     if (command === 'install') await install(values);
     else if (command === 'uninstall') await uninstall(values);
@@ -135,7 +194,7 @@ export async function main(argv: string[]): Promise<number> {
     else throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
     return 0;
   } catch (e) {
-    const usage = e instanceof UsageError || e instanceof InstallOptionError || e instanceof RolloutUsageError;
+    const usage = e instanceof UsageError || e instanceof InstallOptionError || e instanceof RolloutUsageError || e instanceof ClusterUsageError || e instanceof DeployOptionError;
     process.stderr.write(`kruise-serverless: ${(e as Error).message ?? String(e)}\n`);
     if (usage) process.stderr.write('Run `kruise-serverless --help` for usage.\n');
     else if (process.env.KS_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
@@ -148,7 +207,7 @@ async function install(v: Values): Promise<void> {
   const clusterId = required(v['cluster-id'], '--cluster-id');
   const secret = readSecret(v);
   checkWebhookTarget(baseUrl, clusterId, secret);
-  if (!v.apply) for (const o of ['kubeconfig'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
+  if (!v.apply) for (const o of ['kubeconfig', 'force'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
   const endpoints = v['node-loop'] ? withoutPodStatusObserver(webhookEndpoints()) : webhookEndpoints();
   const render = (nameLabelKept: boolean) => renderClusterSide({
     baseUrl,
@@ -167,7 +226,7 @@ async function install(v: Values): Promise<void> {
     process.stdout.write(toYaml(printed, clusterId));
     return;
   }
-  await withKube(v.kubeconfig, async (kube) => applyClusterSide(kube, render(await serverKeepsNameLabel(kube)), { log }));
+  await withKube(v.kubeconfig, async (kube) => applyClusterSide(kube, render(await serverKeepsNameLabel(kube)), { log, ...(v.force ? { force: true } : {}) }));
   const hooks = endpoints.length;
   log(`installed for cluster ${clusterId}: ${hooks} webhook endpoint${hooks === 1 ? '' : 's'} registered`);
 }
@@ -192,7 +251,7 @@ async function reconcileCommand(v: Values): Promise<number> {
 }
 
 async function uninstall(v: Values): Promise<void> {
-  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply'] as const) {
+  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply', 'force'] as const) {
     if (v[o] !== undefined) throw new UsageError(`--${o} is an install option`);
   }
   const purgeCrds = v['purge-crds'] ? (readCrdManifests(crdDir())) : [];

@@ -7,7 +7,7 @@ import { installCrds } from '../kube/crds.js';
 import { isNotFound } from '../kube/errors.js';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import { FIELD_MANAGER } from '../kube/apply.js';
-import { waitForWebhookConfigs } from './probe-wait.js';
+import { EdgeFailingError, waitForWebhookConfigs } from './probe-wait.js';
 import {
   carryForeignSelectors,
   DEFAULT_NAMESPACE,
@@ -33,7 +33,14 @@ export type ApplyOptions = {
   crdTimeoutMs?: number;
   /** How long to wait for the API server to admit with the applied webhook configurations. */
   webhookTimeoutMs?: number;
+  /** Keep the webhook configurations even if the edge answers with an error (probe-wait.ts). */
+  force?: boolean;
 };
+
+/** The edge answered with an error, so the webhook configurations were deleted again. */
+export class WebhooksRefusedError extends Error {
+  override name = 'WebhooksRefusedError';
+}
 
 /**
  * Applies `objects` in order (field manager `kruise-serverless`), waiting for CRDs to be
@@ -78,7 +85,19 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
   }
   // Read-your-writes for whoever applies workloads next: return once the API server admits with these.
   const configs = objects.filter((o) => WEBHOOK_CONFIGS.some((c) => c.kind === o.kind));
-  await waitForWebhookConfigs(kube, configs, { log, ...(opts.webhookTimeoutMs !== undefined ? { timeoutMs: opts.webhookTimeoutMs } : {}) });
+  try {
+    await waitForWebhookConfigs(kube, configs, { log, ...(opts.force ? { force: true } : {}), ...(opts.webhookTimeoutMs !== undefined ? { timeoutMs: opts.webhookTimeoutMs } : {}) });
+  } catch (e) {
+    if (!(e instanceof EdgeFailingError)) throw e;
+    // Left in place, webhooks with failurePolicy Fail would refuse every request they match.
+    for (const c of WEBHOOK_CONFIGS) {
+      if (await deleteIfExists(kube, { apiVersion: ADMISSION, kind: c.kind, metadata: { name: c.name } })) log(`deleted ${c.kind} ${c.name} again`);
+    }
+    throw new WebhooksRefusedError(
+      `${e.message}\nThe webhook configurations were removed again: their failurePolicy Fail webhooks would have refused every request they match. ` +
+        'Fix the edge (its logs say why: e.g. the webhook function cannot reach the cluster, or the cluster id or secret is not registered) and run install again, or pass --force to keep them.',
+    );
+  }
 }
 
 const APPLIED_HASH = 'kruise-serverless.io/applied-hash';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROBE_MESSAGE } from '../admission/probe.js';
 import { renderClusterSide } from './render.js';
-import { probeRequest, readProbeAnswer } from './probe-wait.js';
+import { probeRequest, readProbeAnswer, type ProbeAnswer } from './probe-wait.js';
 import { allow, type WebhookEndpoint } from '../admission/types.js';
 
 const endpoint: WebhookEndpoint = {
@@ -25,11 +25,29 @@ describe('probeRequest', () => {
   });
 });
 
+type Case = [string, { admitted: true } | { error: string }, ProbeAnswer];
+
 describe('readProbeAnswer', () => {
-  it.each([
+  it.each<Case>([
     ['admitted: the API server does not have the configuration yet', { admitted: true as const }, 'not-yet'],
     ['denied by our probe', { error: `admission webhook "${WEBHOOK}" denied the request: ${PROBE_MESSAGE}` }, 'in-effect'],
-    ['the probe could not be called: loaded, but the edge is unreachable', { error: `Internal error occurred: failed calling webhook "${WEBHOOK}": connection refused` }, { unreachable: `Internal error occurred: failed calling webhook "${WEBHOOK}": connection refused` }],
+    ...[
+      'dial tcp 127.0.0.1:1: connect: connection refused',
+      'context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+      'x509: certificate signed by unknown authority',
+    ].map((cause) => {
+      const error = `Internal error occurred: failed calling webhook "${WEBHOOK}": Post "https://edge.example/clusters/c1/s/probe?timeout=5s": ${cause}`;
+      return [`loaded, but the edge is unreachable (${cause.split(':')[0]})`, { error }, { unreachable: error }] satisfies Case;
+    }),
+    ...[
+      'an error on the server ("Internal Server Error") has prevented the request from succeeding',
+      'the server could not find the requested resource',
+      'the server is currently unable to handle the request',
+    ].map((cause) => {
+      const error = `Internal error occurred: failed calling webhook "${WEBHOOK}": ${cause}`;
+      return [`loaded, the edge answers with an error (${cause.slice(0, 20)})`, { error }, { failing: error }] satisfies Case;
+    }),
+    ['loaded, the edge denies with another message', { error: `admission webhook "${WEBHOOK}" denied the request: internal error: no cluster` }, { failing: `admission webhook "${WEBHOOK}" denied the request: internal error: no cluster` }],
     ['refused by something else (RBAC)', { error: 'podtemplates is forbidden: User "x" cannot create resource' }, { error: 'podtemplates is forbidden: User "x" cannot create resource' }],
   ])('%s', (_n, outcome, want) => {
     expect(readProbeAnswer(WEBHOOK, outcome)).toEqual(want);

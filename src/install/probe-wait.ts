@@ -2,6 +2,10 @@
 // src/admission/probe.ts): a dry-run create of a PodTemplate carrying a configuration's probe
 // label goes through while the API server still has the old configuration, and is refused by the
 // probe entry once it has the new one. Nothing is stored: dry run.
+// The probe's answer also says whether the edge works: an API server that cannot connect to it
+// (refused, timed out, TLS) only warns, as the edge may come up later; an edge that answers, but
+// with an error (a 5xx, a 404 for an unknown cluster or secret, or a denial other than the probe's)
+// fails the wait with EdgeFailingError: webhooks with failurePolicy Fail would refuse what they match.
 import { PROBE_MESSAGE, PROBE_WEBHOOK_NAME } from '../admission/probe.js';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import type { WebhookEntry } from './render.js';
@@ -11,7 +15,17 @@ export type ProbeWaitOptions = {
   timeoutMs?: number;
   intervalMs?: number;
   log?: (message: string) => void;
+  /** Only warn when the edge answers with an error (install --force). */
+  force?: boolean;
 };
+
+/** The edge answered the probe, but not with the probe's denial. */
+export class EdgeFailingError extends Error {
+  override name = 'EdgeFailingError';
+  constructor(readonly config: string, readonly answer: string) {
+    super(`${config}: the API server reached the edge, but it answered with an error: ${answer}`);
+  }
+}
 
 const PROBE_NAMES: readonly string[] = Object.values(PROBE_WEBHOOK_NAME);
 
@@ -32,14 +46,20 @@ export function probeRequest(config: KubeObject): { webhook: string; podTemplate
   };
 }
 
-export type ProbeAnswer = 'in-effect' | 'not-yet' | { unreachable: string } | { error: string };
+export type ProbeAnswer = 'in-effect' | 'not-yet' | { unreachable: string } | { failing: string } | { error: string };
 
-/** What one dry-run create says: refused by our probe (in effect), admitted (not yet), or something else. */
+/**
+ * What one dry-run create says: refused by our probe (in effect), admitted (not yet), refused
+ * because the call failed (the edge unreachable, or answering with an error), or something else.
+ */
 export function readProbeAnswer(webhook: string, outcome: { admitted: true } | { error: string }): ProbeAnswer {
   if ('admitted' in outcome) return 'not-yet';
   if (!outcome.error.includes(`"${webhook}"`)) return { error: outcome.error };
-  // The API server called the probe but could not get our answer: the configuration is loaded, the edge is not reachable.
-  return outcome.error.includes(PROBE_MESSAGE) ? 'in-effect' : { unreachable: outcome.error };
+  if (outcome.error.includes(PROBE_MESSAGE)) return 'in-effect';
+  // The configuration is loaded, but our answer did not come back. The API server's HTTP client
+  // reports a request that got no response as Go's url.Error, `Post "URL": <cause>`; a response
+  // that came (5xx, 404, or a denial that is not the probe's) reads differently.
+  return /\bPost "[^"]*": /.test(outcome.error) ? { unreachable: outcome.error } : { failing: outcome.error };
 }
 
 export async function waitForWebhookConfigs(kube: KubeHttp, configs: readonly KubeObject[], opts: ProbeWaitOptions = {}): Promise<void> {
@@ -62,11 +82,14 @@ export async function waitForWebhookConfigs(kube: KubeHttp, configs: readonly Ku
         log(`${config.kind} ${config.metadata?.name} in effect (${attempt} probe${attempt > 1 ? 's' : ''}, ${Date.now() - started} ms)`);
         break;
       }
+      if (typeof answer === 'object' && 'failing' in answer && !opts.force) throw new EdgeFailingError(`${config.kind} ${config.metadata?.name}`, answer.failing);
       if (typeof answer === 'object') {
         // Either way the API server has the configuration, or will not tell us: do not hold the install.
         log('unreachable' in answer
           ? `warning: ${config.kind} ${config.metadata?.name} is in effect, but the API server could not reach the edge: ${answer.unreachable}`
-          : `warning: could not probe ${config.kind} ${config.metadata?.name}: ${answer.error}`);
+          : 'failing' in answer
+            ? `warning: ${config.kind} ${config.metadata?.name} is in effect, but the edge answers with an error (kept: --force): ${answer.failing}`
+            : `warning: could not probe ${config.kind} ${config.metadata?.name}: ${answer.error}`);
         break;
       }
       if (Date.now() - started > timeoutMs) {

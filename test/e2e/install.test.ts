@@ -5,7 +5,8 @@
 // selectors are opt-in to a label nothing carries, so the shared cluster keeps working.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +15,7 @@ import { parseAllDocuments } from 'yaml';
 import { allow, type WebhookEndpoint } from '../../src/admission/types.js';
 import { PROBE_WEBHOOK_NAME } from '../../src/admission/probe.js';
 import { newSecret } from '../../src/edge-state/auth.js';
-import { applyClusterSide } from '../../src/install/apply.js';
+import { applyClusterSide, WebhooksRefusedError } from '../../src/install/apply.js';
 import { entryNames, MUTATING_CONFIG, OPT_OUT_LABEL, RECONCILER_NAME, renderClusterSide, VALIDATING_CONFIG, type RenderOptions, type WebhookEntry } from '../../src/install/render.js';
 import { readCrdManifests } from '../../src/kube/crd-manifests.js';
 import { isNotFound } from '../../src/kube/errors.js';
@@ -22,6 +23,7 @@ import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
 import { webhookEndpoints, withoutPodStatusObserver } from '../../src/registry.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { kubectl, testKube } from './support/kube.js';
+import { localServingCert } from './support/tls.js';
 
 const ADMISSION = 'admissionregistration.k8s.io/v1';
 /** Each non-empty configuration ends with its probe entry (src/admission/probe.ts). */
@@ -206,6 +208,30 @@ describe('applyClusterSide', () => {
     await applyClusterSide(kube, renderClusterSide({ ...options(), caBundle: undefined, endpoints: ENDPOINTS.slice(0, 1), overrides: { 'mutate-pod': { namespaceSelector: { matchLabels: OPT_IN } } } }));
     expect((await liveHook('MutatingWebhookConfiguration', MUTATING_CONFIG))?.clientConfig).toEqual({ url: `${baseUrl}/clusters/${CLUSTER}/${SECRET}/mutate-pod` });
     expect(await live('ValidatingWebhookConfiguration', VALIDATING_CONFIG)).toBeUndefined();
+  });
+
+  it('refuses webhooks the edge answers with an error (removing them again), unless forced', async () => {
+    // An edge that is up but fails every call, as a webhook function that cannot reach the cluster does.
+    const tls = localServingCert('failing-edge');
+    const edge = createHttpsServer({ cert: tls.cert, key: tls.key }, (_req, res) => res.writeHead(502, { 'content-type': 'application/json' }).end('{"message":"Internal Server Error"}'));
+    await new Promise<void>((r) => edge.listen(0, '127.0.0.1', r));
+    const failing = { ...options(), baseUrl: `https://127.0.0.1:${(edge.address() as AddressInfo).port}` };
+    try {
+      const log: string[] = [];
+      const refused = await applyClusterSide(kube, renderClusterSide(failing), { log: (m) => log.push(m) }).then(() => undefined, (e: unknown) => e);
+      expect(refused).toBeInstanceOf(WebhooksRefusedError);
+      expect((refused as Error).message).toMatch(/^MutatingWebhookConfiguration \S+: the API server reached the edge, but it answered with an error: .*failed calling webhook .*\nThe webhook configurations were removed again/);
+      expect(log).toContain(`deleted MutatingWebhookConfiguration ${MUTATING_CONFIG} again`);
+      expect(await live('MutatingWebhookConfiguration', MUTATING_CONFIG)).toBeUndefined();
+      expect(await live('ValidatingWebhookConfiguration', VALIDATING_CONFIG)).toBeUndefined();
+
+      const forced: string[] = [];
+      await applyClusterSide(kube, renderClusterSide(failing), { log: (m) => forced.push(m), force: true });
+      expect(forced).toContainEqual(expect.stringMatching(/^warning: MutatingWebhookConfiguration \S+ is in effect, but the edge answers with an error \(kept: --force\)/));
+      expect(await live('MutatingWebhookConfiguration', MUTATING_CONFIG)).toBeDefined();
+    } finally {
+      edge.close();
+    }
   });
 });
 
