@@ -273,3 +273,27 @@ describe('outputs', () => {
     expect(template.Outputs!.WebhookRoleArn!.Value).toEqual(arnOf('WebhookRole'));
   });
 });
+
+describe('alarms', () => {
+  type Dimension = { Name: string; Value: unknown };
+  const alarms = ofType('AWS::CloudWatch::Alarm').map(([id, a]) => ({ id, ...(a.Properties as { Namespace: string; MetricName: string; Dimensions: Dimension[]; AlarmActions: unknown }) }));
+  const watched = (namespace: string, metric: string) => alarms.filter((a) => a.Namespace === namespace && a.MetricName === metric);
+  const names = (a: { Dimensions: Dimension[] }) => JSON.stringify(a.Dimensions.map((d) => d.Value));
+
+  it.each([
+    ['the reconciler failing', 'AWS/Lambda', 'Errors', 'ReconcileFunction'],
+    ['the reconciler throttled', 'AWS/Lambda', 'Throttles', 'ReconcileFunction'],
+    ['the webhook failing', 'AWS/Lambda', 'Errors', 'WebhookFunction'],
+    ['the webhook throttled', 'AWS/Lambda', 'Throttles', 'WebhookFunction'],
+    ['the schedule failing to invoke', 'AWS/Events', 'FailedInvocations', 'ReconcileScheduleRule'],
+    ['the schedule not running', 'AWS/Events', 'Invocations', 'ReconcileScheduleRule'],
+    ['change events failing to invoke', 'AWS/Events', 'FailedInvocations', 'ObjectChangedRule'],
+    ['wake-ups dead-lettered', 'AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'RequeueDeadLetterQueue'],
+  ])('%s raises an alarm', (_what, namespace, metric, resource) => {
+    expect(watched(namespace, metric).some((a) => names(a).includes(`"${resource}`))).toBe(true);
+  });
+
+  it('notify the optional topic', () => {
+    for (const a of alarms) expect(a.AlarmActions).toEqual({ 'Fn::If': ['NotifyAlarms', [ref('AlarmTopicArn')], ref('AWS::NoValue')] });
+  });
+});
