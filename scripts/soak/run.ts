@@ -14,6 +14,8 @@ export type SoakOptions = { minutes: number; periodSeconds: number; namespaces: 
 export type ChaosVerdict = {
   case: ChaosCase;
   skipped?: string;
+  /** Why the case could not be judged (e.g. the budget probe never became ready): a failure. */
+  failed?: string;
   /** From the case's end until every collection was pushed again (NaN: not within the wait). */
   convergedMs: number;
   stalenessRefusals: number;
@@ -120,7 +122,13 @@ export async function runSoak(system: System, opts: SoakOptions): Promise<SoakRe
         verdicts.push({ case: c, skipped, convergedMs: Number.NaN, stalenessRefusals: 0, unreachableRefusals: 0, budget: { allowed: 0, budget: 0, podsLeft: 0, minAvailable: 0 }, ok: true });
         continue;
       }
-      const probe = await budgetProbe(kube, `soak-probe-${i}`, log);
+      const probe = await budgetProbe(kube, `soak-probe-${i}`, log).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
+      if (typeof probe === 'string') {
+        const v: ChaosVerdict = { case: c, failed: probe, convergedMs: Number.NaN, stalenessRefusals: 0, unreachableRefusals: 0, budget: { allowed: 0, budget: 0, podsLeft: 0, minAvailable: 0 }, ok: false };
+        log(`chaos ${c}: ${formatVerdict(v)}`);
+        verdicts.push(v);
+        continue;
+      }
       const from = Date.now();
       const window = { from, to: Number.POSITIVE_INFINITY };
       gaps.excused.push(window);
@@ -183,6 +191,7 @@ export async function runSoak(system: System, opts: SoakOptions): Promise<SoakRe
 
 function formatVerdict(v: ChaosVerdict): string {
   if (v.skipped) return `skipped (${v.skipped})`;
+  if (v.failed) return `FAIL: not run: ${v.failed}`;
   const conv = Number.isFinite(v.convergedMs) ? `${(v.convergedMs / 1000).toFixed(1)} s` : 'not within 2 periods';
   return `${v.ok ? 'PASS' : 'FAIL'}: converged after ${conv}; ${v.stalenessRefusals} refusals for staleness (${v.unreachableRefusals} for an unreachable edge); budget: ${v.budget.allowed} evictions allowed of ${v.budget.budget}, ${v.budget.podsLeft} pods left (minAvailable ${v.budget.minAvailable})`;
 }
