@@ -55,7 +55,7 @@ const PROBE_PODS = 5;
 const PROBE_MIN_AVAILABLE = 3;
 
 /** A PUB (minAvailable 3 of 5 bare pods) evicted at from every side while a chaos case runs: never more than 2 may go. */
-async function budgetProbe(kube: KubeHttp, ns: string, log: (m: string) => void): Promise<{ hammer(untilMs: number): Promise<number>; podsLeft(): Promise<number> }> {
+async function budgetProbe(kube: KubeHttp, ns: string, log: (m: string) => void): Promise<{ hammer(until: { done: boolean }): Promise<number>; podsLeft(): Promise<number> }> {
   await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { [SOAK_LABEL]: 'true' } } });
   await kube.create({ apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'probe', namespace: ns }, spec: { selector: { matchLabels: { app: 'probe' } }, minAvailable: PROBE_MIN_AVAILABLE } });
   for (let i = 0; i < PROBE_PODS; i++) {
@@ -72,10 +72,10 @@ async function budgetProbe(kube: KubeHttp, ns: string, log: (m: string) => void)
   const podsLeft = async () => (await kube.list('v1', 'Pod', { namespace: ns, labelSelector: 'app=probe' })).items.filter((p) => !p.metadata?.deletionTimestamp).length;
   return {
     podsLeft,
-    async hammer(untilMs) {
+    async hammer(until) {
       let allowed = 0;
       const evicted = new Set<string>();
-      while (Date.now() < untilMs) {
+      while (!until.done) {
         await Promise.all(Array.from({ length: PROBE_PODS }, (_, i) => `probe-${i}`).filter((n) => !evicted.has(n)).map(async (name) => {
           try {
             await kube.request('POST', `/api/v1/namespaces/${ns}/pods/${name}/eviction`, { body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name, namespace: ns } } });
@@ -134,7 +134,8 @@ export async function runSoak(system: System, opts: SoakOptions): Promise<SoakRe
       const from = Date.now();
       const window = { from, to: Number.POSITIVE_INFINITY };
       gaps.excused.push(window);
-      const hammering = probe.hammer(from + 20_000 + 60_000 + 2 * periodMs);
+      const until = { done: false };
+      const hammering = probe.hammer(until);
       await runChaos(c, system, log);
       const ended = Date.now();
       // Converged: every collection pushed again after the case ended.
@@ -148,6 +149,7 @@ export async function runSoak(system: System, opts: SoakOptions): Promise<SoakRe
         }
         await sleep(500);
       }
+      until.done = true;
       const allowed = await hammering;
       window.to = Date.now();
       const podsLeft = await probe.podsLeft();
