@@ -6,4 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false
 KS_SETUP_FOR=start bash scripts/setup.sh
-exec npx tsx scripts/start.ts "$@"
+# One Node process (no tsx CLI parent relaying signals to it): Ctrl-C reaches it once from the
+# terminal; its own handler runs the cleanup.
+exec node --import tsx scripts/start.ts "$@"

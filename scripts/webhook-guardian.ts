@@ -42,7 +42,10 @@ let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk: string) => (input += chunk));
 process.stdin.on('end', () => {
-  if (input.includes('released')) process.exit(0);
+  if (input.includes('released')) {
+    log(`npm start (edge ${edgeUrl}) released: it removed its webhook configurations itself`);
+    process.exit(0);
+  }
   log(`npm start (edge ${edgeUrl}) ended without removing its webhook configurations: removing them`);
   void (async () => {
     const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));

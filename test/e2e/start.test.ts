@@ -2,8 +2,8 @@
 // ours yet), a file holding a SidecarSet and a pod it selects applied in one go, then Ctrl-C
 // (SIGINT to the process group) while its output goes through `tee`, whose death breaks the pipe:
 // the webhook configurations must be gone afterwards. And `--detach` only installs the CRDs.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -107,6 +107,60 @@ it('npm start on a fresh cluster: one file with a SidecarSet and its pod gives t
   // Pods can be created again without an edge.
   await kube.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'after-stop', namespace: 'default' }, spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image: 'app:1' }] } });
 }, 420_000);
+
+const GUARDIAN_LOG = join(REPO_ROOT, '.kruise-serverless', 'webhook-guardian.log');
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+it('Ctrl-C, twice as npm and a terminal deliver it: npm start removes the webhooks itself, logs "stopped" and exits; no MaxListeners warning', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ks-start-'));
+  const logFile = join(dir, 'start.log');
+  const out = openSync(logFile, 'a');
+  started = spawn('npm', ['start'], {
+    cwd: REPO_ROOT, detached: true, stdio: ['ignore', out, out],
+    env: { ...process.env, KUBECONFIG: kubeconfig, CI: 'true' },
+  });
+  const group = started.pid!;
+  await eventually('npm start running', async () => (readFileSync(logFile, 'utf8').includes('running; Ctrl-C to stop') ? true : undefined), 300_000, 500);
+  // Long enough for every watch to be open (the warning came with the eleventh).
+  await new Promise((r) => setTimeout(r, 5000));
+  const edgeUrl = /edge \(Worker under Miniflare\) on (\S+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+  expect(edgeUrl).toBeDefined();
+  expect(await gone('MutatingWebhookConfiguration', MUTATING_CONFIG)).toBe(false);
+
+  process.kill(-group, 'SIGINT');
+  await new Promise((r) => setTimeout(r, 50));
+  process.kill(-group, 'SIGINT');
+  // Every process of the group ends (npm itself exits 130 at once: its `sh -c` dies of the SIGINT).
+  await eventually('npm start exited', async () => (readFileSync(logFile, 'utf8').includes('[start] stopped') ? true : undefined), 60_000, 250);
+  const text = readFileSync(logFile, 'utf8');
+  const lines = text.split('\n');
+  expect(lines.indexOf('[start] stopping: removing webhook configurations')).toBeGreaterThan(lines.indexOf('[start] running; Ctrl-C to stop (webhook configurations are removed, the control plane keeps running)'));
+  expect(text).not.toMatch(/MaxListenersExceededWarning/);
+  expect(text).not.toMatch(/cleanup did not finish/);
+  expect(await gone('MutatingWebhookConfiguration', MUTATING_CONFIG)).toBe(true);
+  expect(await gone('ValidatingWebhookConfiguration', VALIDATING_CONFIG)).toBe(true);
+  // The guardian was released, not left to remove them.
+  await eventually('guardian released', async () => (existsSync(GUARDIAN_LOG) && readFileSync(GUARDIAN_LOG, 'utf8').includes(`npm start (edge ${edgeUrl}) released`) ? true : undefined), 10_000, 250);
+  expect(readFileSync(GUARDIAN_LOG, 'utf8')).not.toContain(`npm start (edge ${edgeUrl}) ended without removing`);
+  const survivors = () => execFileSyncPids(group).filter(alive);
+  await eventually('no process of npm start left', async () => (survivors().length === 0 ? true : undefined), 10_000, 250);
+}, 420_000);
+
+/** The pids of a process group (ps), empty when none is left. */
+function execFileSyncPids(group: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '-g', String(group)]).toString().split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+  } catch {
+    return [];
+  }
+}
 
 it('npm start -- --detach installs every CRD into $KUBECONFIG', async () => {
   const { stderr } = await run(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts', '--detach'], {
