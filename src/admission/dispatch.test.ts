@@ -449,6 +449,25 @@ describe('admit: freshness and last known state', () => {
     expect(stale.response.warnings).toEqual([expect.stringMatching(/^sidecarset: answered from the last known state: state collection "sets" is stale \(600s old/)]);
   });
 
+  it('a refusal for missing state first waits, within the budget, for the first sync (a restarted edge is pushed again within seconds)', async () => {
+    let reads = 0;
+    // Never synced for the first three reads, then pushed.
+    const state: ClusterState = { collection: async <T,>() => (++reads > 3 ? held(0) : undefined) as Snapshot<T> | undefined };
+    const validate = endpoint('validating', [handler('sidecarset', () => deny(409, 'conflicts with set-a'), { needs: lastKnown(['sets'], 'deny') })]);
+    const res = await admit(validate, reviewBody(), { clusterId: 'prod', state, now: NOW, budgetMs: 2_000 });
+    expect((res.body as AdmissionReviewResponse).response.status).toMatchObject({ code: 409, message: 'conflicts with set-a' });
+    expect(res.fallbacks).toBeUndefined();
+    expect(reads).toBe(4);
+  });
+
+  it('a skip for missing state does not wait (a pod creation is never held for our state)', async () => {
+    let reads = 0;
+    const state: ClusterState = { collection: async <T,>() => (++reads > 1 ? held(0) : undefined) as Snapshot<T> | undefined };
+    const res = await admit(endpoint('mutating', [handler('sidecarset', inject, { needs: lastKnown() })]), reviewBody(), { clusterId: 'prod', state, now: NOW, budgetMs: 2_000 });
+    expect((res.body as AdmissionReviewResponse).response.warnings).toEqual([expect.stringMatching(/^sidecarset: skipped: state collection "sets" is missing/)]);
+    expect(reads).toBe(1);
+  });
+
   it.each<[string, ClusterState['collection'], number, 'timeout' | 'error']>([
     ['times out', never, 20, 'timeout'],
     ['fails', async () => Promise.reject(new Error('storage unavailable')), 1_000, 'error'],

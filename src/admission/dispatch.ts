@@ -198,7 +198,7 @@ async function checkState(
   endpoint: WebhookEndpoint,
   h: RegisteredHandler,
   needs: StateNeeds,
-  state: ClusterState,
+  state: MemoizedState,
   opts: AdmitOptions,
   remainingMs: number,
 ): Promise<StateFallback | undefined> {
@@ -208,12 +208,36 @@ async function checkState(
     const problem = `state ${needs.collections.map((c) => `"${c}"`).join(', ')} could not be read: ${errorMessage(read.error)}`;
     return { reason: 'error', ...withoutState(h, needs, problem) };
   }
-  const missing = needs.collections.find((_, i) => !read.value[i]);
+  let snaps = read.value;
+  // Refusing for want of state waits first, within the request's time, for the first sync (a new
+  // or restarted edge is pushed within seconds); skipping a handler does not wait.
+  if (snaps.some((s) => !s) && !toleratesNoAnswer(needs)) snaps = await awaitFirstSync(needs.collections, snaps, state, Date.now() + remainingMs - HANDLER_RESERVE_MS);
+  const missing = needs.collections.find((_, i) => !snaps[i]);
   if (missing !== undefined) return { reason: 'missing', ...withoutState(h, needs, `state collection "${missing}" is missing (never synced for this cluster)`) };
-  const stale = needs.collections.flatMap((name, i) => staleness(name, read.value[i]!, opts.now, needs.maxStalenessMs) ?? []);
+  const stale = needs.collections.flatMap((name, i) => staleness(name, snaps[i]!, opts.now, needs.maxStalenessMs) ?? []);
   if (stale.length === 0) return undefined;
   if (needs.fallback === 'last-known') return { reason: 'stale', lastKnown: `${h.feature}: answered from the last known state: ${stale.join('; ')}` };
   return { reason: 'stale', ...withoutState(h, needs, stale.join('; ')) };
+}
+
+/** Left to a handler after waiting for its state: the rest of the budget is the wait's. */
+const HANDLER_RESERVE_MS = 250;
+const FIRST_SYNC_POLL_MS = [25, 50, 100, 200];
+
+/** The snapshots, re-read with backoff until none is missing or `until` (ms since epoch) comes. */
+async function awaitFirstSync(names: readonly string[], held: readonly (Snapshot | undefined)[], state: MemoizedState, until: number): Promise<(Snapshot | undefined)[]> {
+  let snaps = [...held];
+  for (let i = 0; snaps.some((s) => !s); i++) {
+    const pause = FIRST_SYNC_POLL_MS[Math.min(i, FIRST_SYNC_POLL_MS.length - 1)]!;
+    if (Date.now() + pause >= until) break;
+    await new Promise((r) => setTimeout(r, pause));
+    try {
+      snaps = await Promise.all(names.map((name, k) => snaps[k] ?? state.reread(name)));
+    } catch {
+      break;
+    }
+  }
+  return snaps;
 }
 
 /** The fallback for a handler that has no usable state: skipped with a warning, or refused (503). */
@@ -300,18 +324,24 @@ async function within<T>(work: () => T | Promise<T>, ms: number): Promise<Raced<
 }
 
 /** One read per collection per request: the gate and the handler see the same snapshot. Ledgers pass through. */
-function memoized(state: ClusterState): ClusterState {
+type MemoizedState = ClusterState & {
+  /** Reads a collection again; what the request's handlers see from then on. */
+  reread(name: string): Promise<Snapshot | undefined>;
+};
+
+function memoized(state: ClusterState): MemoizedState {
   const reads = new Map<string, Promise<Snapshot | undefined>>();
+  const read = (name: string) => {
+    const p = Promise.resolve().then(() => state.collection(name));
+    reads.set(name, p);
+    return p;
+  };
   return {
     ...(state.ledgers ? { ledgers: state.ledgers } : {}),
     collection<T>(name: string): Promise<Snapshot<T> | undefined> {
-      let read = reads.get(name);
-      if (!read) {
-        read = Promise.resolve().then(() => state.collection(name));
-        reads.set(name, read);
-      }
-      return read as Promise<Snapshot<T> | undefined>;
+      return (reads.get(name) ?? read(name)) as Promise<Snapshot<T> | undefined>;
     },
+    reread: read,
   };
 }
 

@@ -212,7 +212,9 @@ const ENDPOINTS: WebhookEndpoint[] = [
   },
 ];
 
-const state: ClusterState = { collection: async () => undefined };
+// 'pods' was pushed, long ago: the deny fallback refuses at once (a never-synced collection would
+// first be waited for, within the budget, on every eviction review).
+const state: ClusterState = { collection: async () => ({ items: [], resourceVersion: '1', observedAt: -3_600_000 }) };
 
 function decodePatch(b64: string): unknown {
   return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))));
