@@ -52,6 +52,7 @@ export function retryAfterMs(header: string | undefined, now: () => number = Dat
   if (header === undefined || header.trim() === '') return undefined;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now());
 }

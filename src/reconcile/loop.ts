@@ -4,6 +4,7 @@
 // comes from a fresh LIST in the run itself; watches hold no cache. One watch per kind, shared
 // by every reconciler that needs it (watch-feeds.ts). Edge pushes are not the loop's: they run
 // on their own timer (src/cli/reconcile.ts), never behind its queue.
+import { setMaxListeners } from 'node:events';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import type { Reconciler, RunReport, Scope } from './types.js';
 import { WakeUps } from './wakeups.js';
@@ -158,7 +159,10 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
     }
   };
 
-  const watches = opts.watch ? watchFeeds(opts.reconcilers, trigger).map((feed) => followFeed(opts.kube, feed, { signal: opts.signal, log })) : [];
+  const feeds = opts.watch ? watchFeeds(opts.reconcilers, trigger) : [];
+  // Each open watch listens for the stop: more than EventTarget's default of 10 is expected here.
+  setMaxListeners(feeds.length + 10, opts.signal);
+  const watches = feeds.map((feed) => followFeed(opts.kube, feed, { signal: opts.signal, log }));
 
   await resync();
   const every = setInterval(() => void resync(), opts.resyncEveryMs);
