@@ -160,9 +160,13 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   };
 
   const feeds = opts.watch ? watchFeeds(opts.reconcilers, trigger) : [];
-  // Each open watch listens for the stop: more than EventTarget's default of 10 is expected here.
-  setMaxListeners(feeds.length + 10, opts.signal);
-  const watches = feeds.map((feed) => followFeed(opts.kube, feed, { signal: opts.signal, log }));
+  // Each open watch listens for the stop, more than EventTarget's default of 10: on a signal of
+  // the loop's own, so the caller's gets one listener.
+  const watchStop = new AbortController();
+  setMaxListeners(feeds.length + 10, watchStop.signal);
+  opts.signal.addEventListener('abort', () => watchStop.abort(), { once: true });
+  if (opts.signal.aborted) watchStop.abort();
+  const watches = feeds.map((feed) => followFeed(opts.kube, feed, { signal: watchStop.signal, log }));
 
   await resync();
   const every = setInterval(() => void resync(), opts.resyncEveryMs);
