@@ -137,7 +137,7 @@ export class KubeHttp {
       const delay = retryDelayMs(method, outcome, attempt, this.random);
       if (delay === undefined) {
         if ('error' in outcome) throw outcome.error;
-        return parseResponse<T>(method, path, answer!.status, answer!.text);
+        return parseResponse<T>(method, path, outcome.status, answer?.text ?? '');
       }
       await this.clock.sleep(delay);
     }
@@ -232,10 +232,12 @@ export class KubeHttp {
           return reject(new KubeApiError(res.statusCode ?? 0, 'WatchFailed', `watch ${kind}: ${res.statusCode}`));
         }
         armIdle();
+        // Decoded by the stream, so a character split between two chunks stays whole.
+        res.setEncoding('utf8');
         let buffer = '';
-        res.on('data', (c: Buffer) => {
+        res.on('data', (c: string) => {
           armIdle();
-          buffer += c.toString('utf8');
+          buffer += c;
           let nl: number;
           while ((nl = buffer.indexOf('\n')) >= 0) {
             const line = buffer.slice(0, nl).trim();
