@@ -102,6 +102,18 @@ describe('KubeHttp: refused and failed requests', () => {
     expect(clock.slept).toEqual([125, 250, 500, 1000]);
   });
 
+  it('a 429 without Retry-After (a budget refusing an eviction) is returned at once', async () => {
+    const clock = instantClock();
+    let posts = 0;
+    const kube = await serve((req, res) => {
+      posts += 1;
+      req.resume();
+      json(res, 429, { kind: 'Status', reason: 'TooManyRequests', message: 'admission webhook "vpub" denied the request: no disruption allowed' });
+    }, { clock });
+    await expect(kube.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' } })).rejects.toThrow(/429 admission webhook/);
+    expect(posts).toBe(1);
+  });
+
   it('a write answered 5xx is not sent again (it may have been applied)', async () => {
     const clock = instantClock();
     let puts = 0;

@@ -4,9 +4,13 @@ import { KubeTransportError, MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, backoffMs, retryA
 const lost = { error: new KubeTransportError('GET /x: socket hang up') };
 
 describe('retryDelayMs', () => {
-  it('429: every verb, after Retry-After when given, else backing off', () => {
+  it('429 with Retry-After (throttling): every verb, after the time asked', () => {
     for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(retryDelayMs(m, { status: 429, retryAfter: '2' }, 1)).toBe(2000);
-    expect(retryDelayMs('POST', { status: 429 }, 1, () => 0)).toBe(125);
+  });
+
+  it('429 without Retry-After is an answer (an eviction a budget refuses), never retried', () => {
+    expect(retryDelayMs('POST', { status: 429 }, 1)).toBeUndefined();
+    expect(retryDelayMs('GET', { status: 429 }, 1)).toBeUndefined();
   });
 
   it('a Retry-After longer than we wait for is reported instead', () => {
@@ -29,8 +33,8 @@ describe('retryDelayMs', () => {
   });
 
   it('gives up after MAX_ATTEMPTS attempts', () => {
-    expect(retryDelayMs('GET', { status: 429 }, MAX_ATTEMPTS - 1)).toBeDefined();
-    expect(retryDelayMs('GET', { status: 429 }, MAX_ATTEMPTS)).toBeUndefined();
+    expect(retryDelayMs('GET', { status: 429, retryAfter: '1' }, MAX_ATTEMPTS - 1)).toBeDefined();
+    expect(retryDelayMs('GET', { status: 429, retryAfter: '1' }, MAX_ATTEMPTS)).toBeUndefined();
   });
 });
 

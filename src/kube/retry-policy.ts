@@ -1,7 +1,9 @@
 // When the API client tries a request again, and after how long. Pure: the outcome of one attempt
 // in, a delay (or none: give up and report it) out.
-//   429 Too Many Requests: any verb — the server refused it without processing it. Retry-After
-//     is honoured (the API server's priority and fairness sends it).
+//   429 Too Many Requests with Retry-After: any verb — the API server's throttling (max in flight,
+//     priority and fairness) refused it without processing it, and says when to come back. A 429
+//     without it is an answer, not throttling: an eviction a disruption budget refuses (PDB, or our
+//     PUB webhook) must reach the caller, not be retried until the budget allows it.
 //   5xx and connection failures (refused, reset, timed out): reads only (GET, HEAD). A write may
 //     have been applied before the answer was lost, and the caller's next run decides afresh.
 // Without Retry-After the wait is exponential with jitter, so clients refused together do not
@@ -35,8 +37,9 @@ export function retryDelayMs(method: string, outcome: AttemptOutcome, attempt: n
   const read = IDEMPOTENT.has(method.toUpperCase());
   if ('error' in outcome) return read && outcome.error instanceof KubeTransportError ? backoffMs(attempt, random) : undefined;
   const { status } = outcome;
-  if (status !== 429 && !(read && status >= 500)) return undefined;
   const asked = retryAfterMs(outcome.retryAfter, now);
+  if (status === 429 && asked === undefined) return undefined;
+  if (status !== 429 && !(read && status >= 500)) return undefined;
   if (asked === undefined) return backoffMs(attempt, random);
   return asked <= MAX_RETRY_AFTER_MS ? asked : undefined;
 }
