@@ -2,17 +2,19 @@
 //   --once       one full resync of every reconciler, then exit (an in-cluster CronJob)
 //   --dry-run    print the plans instead of applying them (implies --once)
 //   otherwise    keep running: resync every --resync-seconds, watches trigger runs in between
-// With --edge-url (+ $KS_SYNC_TOKEN) every full resync also pushes webhook state to the edge.
+// With --edge-url (+ $KS_SYNC_TOKEN) webhook state is pushed to the edge: after the runs with
+// --once, otherwise at once and then every --resync-seconds on a timer of its own (push-schedule.ts).
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { KubeHttp } from '../kube/http.js';
 import { reconcilersFromEnv } from '../reconcilers.js';
 import { runReconciler } from '../reconcile/runner.js';
-import { runLoop } from '../reconcile/loop.js';
+import { runLoop, type LoopOptions } from '../reconcile/loop.js';
 import { HeldLeases } from '../reconcile/lease.js';
 import { formatPlan } from '../reconcile/plan-format.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
-import { describePush, pushCollections, type EdgeTarget } from '../edge-state/push.js';
+import { describePush, pushEachCollection, type EdgeTarget } from '../edge-state/push.js';
+import { pushEvery } from '../edge-state/push-schedule.js';
 import { remoteLedgers } from '../edge-state/ledger-client.js';
 import { fetchTrustingCa } from '../edge-state/ca-fetch.js';
 import { stateCollections } from '../registry.js';
@@ -65,9 +67,10 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
   const push = async () => {
     if (!edge) return;
     const started = Date.now();
-    const results = await pushCollections(edge, (v, k, o) => kube.list(v, k, o), stateCollections());
+    const { results, failures } = await pushEachCollection(edge, (v, k, o) => kube.list(v, k, o), stateCollections());
     if (verbose) for (const p of results) opts.log(`pushed ${p.collection} to the edge: ${p.mode}, ${p.changed}/${p.items} changed`);
-    opts.log(describePush(results, Date.now() - started));
+    opts.log(describePush(results, Date.now() - started, failures));
+    return failures.length;
   };
 
   if (opts.once || opts.dryRun) {
@@ -78,16 +81,25 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
       if (opts.dryRun) opts.out(formatPlan(report.plan));
       failures += report.failed.length;
     }
-    if (!opts.dryRun) await push();
+    if (!opts.dryRun) failures += (await push()) ?? 0;
     return failures ? 1 : 0;
   }
   const signal = opts.signal ?? abortOnSignals();
-  await runLoop({
+  await keepReconciling({
     kube, reconcilers: all, run, resyncEveryMs: opts.resyncSeconds * 1000, watch: opts.watch, signal,
-    afterResync: push, log: opts.log, onReport: (r, scope) => (verbose || didSomething(r)) && opts.log(summarize(r, scope)),
-  });
+    log: opts.log, onReport: (r, scope) => (verbose || didSomething(r)) && opts.log(summarize(r, scope)),
+  }, edge ? async () => void (await push()) : undefined);
   await heldLeases?.releaseAll(kube);
   return 0;
+}
+
+/**
+ * The long-running mode: the loop, and (with an edge) pushes on their own timer, every resync
+ * period from the start, whatever the loop's queue holds.
+ */
+export async function keepReconciling(loop: LoopOptions, push?: () => Promise<void>): Promise<void> {
+  const log = loop.log ?? (() => undefined);
+  await Promise.all([runLoop(loop), push ? pushEvery(loop.resyncEveryMs, push, loop.signal, log) : undefined]);
 }
 
 function abortOnSignals(): AbortSignal {

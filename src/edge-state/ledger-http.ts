@@ -73,10 +73,20 @@ export async function answerLedgerOp(ledgers: Ledgers, ref: LedgerRef, op: strin
 
 /** The answer's result, or the error the answer describes (the inverse of answerLedgerOp). */
 export async function readLedgerAnswer<R>(res: Response, ref: LedgerRef, op: string): Promise<R> {
-  const body = (await res.json().catch(() => ({}))) as Partial<{ result: R } & LedgerErrorBody>;
+  // A body cut short (the call's deadline) fails the call; only a body that is not JSON reads as none.
+  const text = await res.text();
+  const body = parseJsonOr(text, {}) as Partial<{ result: R } & LedgerErrorBody>;
   if (res.status === 200) return body.result as R;
   if (body.reason === 'UnknownLedgerOp') throw new UnknownLedgerOpError(ref.kind, op);
   if (body.reason === 'LedgerOpFailed' && body.error) throw new LedgerOpFailedError(res.status, body.error);
   const why = res.status === 404 ? 'not found (check the cluster id and the sync token)' : (body.error ?? `status ${res.status}`);
   throw new LedgerOpFailedError(res.status, `ledger ${ledgerKey(ref)}: operation "${op}": ${why}`);
+}
+
+function parseJsonOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return fallback;
+  }
 }

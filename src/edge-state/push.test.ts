@@ -1,9 +1,12 @@
-// The pusher against the real app (in memory, no network): first a replace, then diffs.
+// The pusher against the real app (in memory, no network): first a replace, then diffs; and
+// edge calls that get no answer.
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { MemoryStateStore } from './memory-store.js';
 import { sha256Hex } from './auth.js';
-import { pushCollection, PushError, type Fetch } from './push.js';
+import { describePush, pushCollection, pushEachCollection, PushError, type Fetch } from './push.js';
+import { applyLedger } from './ledger-client.js';
+import { LedgerOpFailedError } from './ledger-http.js';
 
 const spec = { name: 'namespaces', apiVersion: 'v1', kind: 'Namespace' };
 const ns = (name: string, rv: string) => ({ metadata: { name, resourceVersion: rv, labels: { team: 'a' }, managedFields: [{ manager: 'x' }] } });
@@ -40,5 +43,39 @@ describe('pushCollection', () => {
     await expect(pushCollection({ ...edge, syncToken: 'nope' }, list, spec)).rejects.toBeInstanceOf(PushError);
     await pushCollection(edge, list, spec, () => 5000);
     await expect(pushCollection(edge, list, spec, () => 4000)).rejects.toThrow(/stale/);
+  });
+});
+
+describe('pushEachCollection', () => {
+  it('pushes every collection when one fails, and the line names the failure', async () => {
+    const { store, edge } = await setup();
+    const specs = [{ name: 'broken', apiVersion: 'v1', kind: 'Broken' }, spec];
+    const list = async (_v: string, kind: string) => {
+      if (kind === 'Broken') throw new Error('GET /api/v1/brokens: 500 boom');
+      return { items: [ns('a', '1')], resourceVersion: '1' };
+    };
+    const { results, failures } = await pushEachCollection(edge, list, specs);
+    expect(results.map((r) => r.collection)).toEqual(['namespaces']);
+    expect(failures).toEqual([{ collection: 'broken', error: 'GET /api/v1/brokens: 500 boom' }]);
+    expect((await store.collection('namespaces'))?.items).toHaveLength(1);
+    expect(describePush(results, 12, failures)).toBe('pushed 1 collections, 1 changed (1 items), 1 failed (broken: GET /api/v1/brokens: 500 boom), 12 ms');
+  });
+});
+
+/** An edge that never answers; the call ends only when its signal aborts. */
+const silentFetch: Fetch = (_input, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+
+describe('edge calls time out', () => {
+  it('a push to an edge that does not answer fails within the call timeout', async () => {
+    const edge = { baseUrl: 'http://edge', clusterId: 'c1', syncToken: 'tok', fetch: silentFetch, timeoutMs: 20 };
+    const list = async () => ({ items: [ns('a', '1')], resourceVersion: '1' });
+    await expect(pushCollection(edge, list, spec)).rejects.toThrow('edge GET sync/namespaces: no answer within 0.02s');
+  });
+
+  it('a ledger operation on an edge that does not answer fails within the call timeout', async () => {
+    const edge = { baseUrl: 'http://edge', clusterId: 'c1', syncToken: 'tok', fetch: silentFetch, timeoutMs: 20 };
+    const err = await applyLedger(edge, { kind: 'PodBudget', namespace: 'ns', name: 'web' }, 'read').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LedgerOpFailedError);
+    expect(String(err)).toMatch(/ledger .*web: operation "read": no answer within 0.02s/);
   });
 });

@@ -9,7 +9,14 @@ import { projectItem } from './admitted.js';
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
-export type EdgeTarget = { baseUrl: string; clusterId: string; syncToken: string; fetch?: Fetch };
+/** `timeoutMs`: each call's deadline, answer body included (EDGE_CALL_TIMEOUT_MS by default). */
+export type EdgeTarget = { baseUrl: string; clusterId: string; syncToken: string; fetch?: Fetch; timeoutMs?: number };
+
+/**
+ * One call to the edge, from sending to the answer's last byte. Sync answers take milliseconds;
+ * this bounds a hung edge well inside a push period and the freshness limit (180 s) it serves.
+ */
+export const EDGE_CALL_TIMEOUT_MS = 20_000;
 
 export type PushResult = { collection: string; mode: SyncPayload['mode']; items: number; changed: number; meta: CollectionMeta };
 
@@ -20,14 +27,29 @@ export class PushError extends Error {
   }
 }
 
+/** A signal that aborts after the edge's call timeout, and the message to give when it did. */
+export function edgeDeadline(edge: EdgeTarget): { signal: AbortSignal; expired: (e: unknown) => Error | undefined; ms: number } {
+  const ms = edge.timeoutMs ?? EDGE_CALL_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(ms);
+  return { signal, ms, expired: (e) => (signal.aborted ? new Error(`no answer within ${ms / 1000}s`, { cause: e }) : undefined) };
+}
+
 async function edgeCall<T>(edge: EdgeTarget, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
   const f = edge.fetch ?? fetch;
-  const res = await f(`${edge.baseUrl}/clusters/${edge.clusterId}/sync${path}`, {
-    method,
-    headers: { authorization: `Bearer ${edge.syncToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as T };
+  const deadline = edgeDeadline(edge);
+  try {
+    const res = await f(`${edge.baseUrl}/clusters/${edge.clusterId}/sync${path}`, {
+      method,
+      headers: { authorization: `Bearer ${edge.syncToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: deadline.signal,
+    });
+    return { status: res.status, json: (await res.json()) as T };
+  } catch (e) {
+    const expired = deadline.expired(e);
+    if (expired) throw new PushError(0, `edge ${method} sync${path}: ${expired.message}`);
+    throw e;
+  }
 }
 
 export async function pushCollection(edge: EdgeTarget, list: Lister, spec: CollectionSpec, now: () => number = Date.now): Promise<PushResult> {
@@ -62,15 +84,44 @@ async function listOrNone(list: Lister, spec: CollectionSpec): Promise<{ items: 
   }
 }
 
-/** One line for a whole push: "pushed 14 collections, 3 changed (5 items), 42 ms". */
-export function describePush(results: readonly PushResult[], ms: number): string {
+export type PushFailure = { collection: string; error: string };
+
+/**
+ * One line for a whole push: "pushed 14 collections, 3 changed (5 items), 42 ms", and the
+ * collections that failed: "…, 1 failed (sidecarsets: edge refused sidecarsets: 500), 42 ms".
+ */
+export function describePush(results: readonly PushResult[], ms: number, failures: readonly PushFailure[] = []): string {
   const changed = results.filter((r) => r.changed > 0);
   const items = changed.reduce((n, r) => n + r.changed, 0);
-  return `pushed ${results.length} collections, ${changed.length} changed${items ? ` (${items} items)` : ''}, ${Math.round(ms)} ms`;
+  const failed = failures.length ? `, ${failures.length} failed (${failures.map((f) => `${f.collection}: ${f.error}`).join('; ')})` : '';
+  return `pushed ${results.length} collections, ${changed.length} changed${items ? ` (${items} items)` : ''}${failed}, ${Math.round(ms)} ms`;
 }
 
+/** Pushes every collection, each whatever became of the others. */
+export async function pushEachCollection(edge: EdgeTarget, list: Lister, specs: CollectionSpec[], now?: () => number): Promise<{ results: PushResult[]; failures: PushFailure[] }> {
+  const results: PushResult[] = [];
+  const failures: PushFailure[] = [];
+  for (const spec of specs) {
+    try {
+      results.push(await pushCollection(edge, list, spec, now));
+    } catch (e) {
+      failures.push({ collection: spec.name, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return { results, failures };
+}
+
+/** Pushes every collection; when any failed, throws (after trying all of them) the first failure. */
 export async function pushCollections(edge: EdgeTarget, list: Lister, specs: CollectionSpec[], now?: () => number): Promise<PushResult[]> {
   const results: PushResult[] = [];
-  for (const spec of specs) results.push(await pushCollection(edge, list, spec, now));
+  let first: unknown;
+  for (const spec of specs) {
+    try {
+      results.push(await pushCollection(edge, list, spec, now));
+    } catch (e) {
+      first ??= e;
+    }
+  }
+  if (first !== undefined) throw first;
   return results;
 }

@@ -2,11 +2,15 @@
 // API classes because those re-serialise objects through their models, which silently drops
 // fields the models don't know (e.g. `x-kubernetes-int-or-string` in a CRD, or any field newer
 // than the client). Credentials and CA come from the kubeconfig (./kubeconfig.ts).
-import { Agent, request, type RequestOptions } from 'node:https';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { connectionOfClientNode, loadKubeConnection, type KubeConnection } from './kubeconfig.js';
 import { KubeApiError } from './errors.js';
 import { listPageReader, type BodyReader, type ListPage } from './list-page.js';
+import { clientLimitsFromEnv, type ClientLimits } from './client-limits.js';
+import { RequestLimiter, realClock, type Clock, type RequestStats } from './request-limiter.js';
+import { KubeTransportError, retryDelayMs, type AttemptOutcome } from './retry-policy.js';
 
 export type KubeObject = {
   apiVersion?: string;
@@ -27,28 +31,73 @@ type RequestInit = {
   body?: unknown;
   contentType?: string;
   query?: Record<string, string | number | boolean | undefined>;
-  /** Reads a 2xx response's body as it arrives, instead of keeping and parsing it; the request resolves with `end()`. */
-  read?: BodyReader<unknown>;
+  /** Reads a 2xx response's body as it arrives, instead of keeping and parsing it; the request resolves with `end()`. One reader per attempt. */
+  read?: () => BodyReader<unknown>;
 };
 
+export type WatchEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject };
+
+export type KubeHttpOptions = {
+  /** Defaults: clientLimitsFromEnv() (KS_KUBE_QPS, KS_KUBE_BURST). */
+  limits?: ClientLimits;
+  /** One attempt's deadline, from sending to the last byte of the answer. */
+  requestTimeoutMs?: number;
+  /** How long after its timeoutSeconds a watch the server has not ended is given up (WATCH_GRACE_MS). */
+  watchGraceMs?: number;
+  clock?: Clock;
+  random?: () => number;
+};
+
+/** One attempt of a request: a LIST page of 500 pods takes well under a second. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** How long after its timeoutSeconds a watch the server has not ended is given up. */
+export const WATCH_GRACE_MS = 10_000;
+
+type Tls = { ca?: string; cert?: string; key?: string; rejectUnauthorized?: boolean; servername?: string };
+
 export class KubeHttp {
-  /** How many requests this client has sent: reconcilers report it per invocation. */
+  /** How many API calls this client has made (retries not counted again): reconcilers report it per invocation. */
   calls = 0;
   private readonly discovery = new Map<string, Promise<{ name: string; namespaced: boolean; kind: string }[]>>();
+  private readonly limiter: RequestLimiter;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly requestTimeoutMs: number;
+  private readonly watchGraceMs: number;
+  private readonly transport: typeof https | typeof http;
+  /** Requests: as many sockets as requests may be in flight, so none waits unseen in the agent. */
+  private readonly requestAgent: http.Agent;
+  /** Watches: their own pool, uncapped, so a watch never holds a request's connection. */
+  private readonly watchAgent: http.Agent;
 
   private constructor(
     private readonly server: string,
-    private readonly base: RequestOptions,
-  ) {}
+    private readonly headers: Record<string, string>,
+    tls: Tls,
+    opts: KubeHttpOptions,
+  ) {
+    const limits = opts.limits ?? clientLimitsFromEnv();
+    this.clock = opts.clock ?? realClock;
+    this.random = opts.random ?? Math.random;
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.watchGraceMs = opts.watchGraceMs ?? WATCH_GRACE_MS;
+    this.limiter = new RequestLimiter({ ...limits, clock: this.clock });
+    const secure = new URL(server).protocol === 'https:';
+    this.transport = secure ? https : http;
+    const agentOptions = { keepAlive: true, ...(secure ? tls : {}) };
+    this.requestAgent = secure ? new https.Agent({ ...agentOptions, maxSockets: limits.maxInFlight }) : new http.Agent({ ...agentOptions, maxSockets: limits.maxInFlight });
+    this.watchAgent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+  }
 
   /** Closes pooled connections, so a process can exit promptly. */
   close(): void {
-    (this.base.agent as Agent | undefined)?.destroy();
+    this.requestAgent.destroy();
+    this.watchAgent.destroy();
   }
 
-  static connect(c: KubeConnection): KubeHttp {
-    const tls = { ca: c.ca, cert: c.cert, key: c.key, rejectUnauthorized: c.rejectUnauthorized, ...(c.servername ? { servername: c.servername } : {}) };
-    return new KubeHttp(c.server, { headers: { ...c.headers }, ...tls, agent: new Agent({ keepAlive: true, maxSockets: 32, ...tls }) });
+  static connect(c: KubeConnection, opts: KubeHttpOptions = {}): KubeHttp {
+    const tls: Tls = { ca: c.ca, cert: c.cert, key: c.key, rejectUnauthorized: c.rejectUnauthorized, ...(c.servername ? { servername: c.servername } : {}) };
+    return new KubeHttp(c.server, { ...c.headers }, tls, opts);
   }
 
   /** A client for a kubeconfig file (see loadKubeConnection: $KUBECONFIG, ~/.kube/config or in-cluster when absent). */
@@ -61,29 +110,63 @@ export class KubeHttp {
     return KubeHttp.connect(await connectionOfClientNode(kc));
   }
 
-  async request<T = unknown>(method: string, path: string, init: RequestInit = {}): Promise<T> {
-    const { status, text, read } = await this.send(method, path, init);
-    if (read) return read.end() as T;
-    return parseResponse<T>(method, path, status, text);
+  /** Requests sent (each attempt; watches not counted), in flight, waiting, and how long they waited to be sent. */
+  stats(): RequestStats {
+    return this.limiter.stats();
   }
 
-  /** One request's status and body text (empty when `init.read` read the body). */
-  private send(method: string, path: string, init: RequestInit = {}): Promise<{ status: number; text: string; read?: BodyReader<unknown> }> {
+  /**
+   * One API call: waits its turn (QPS and requests in flight), then sends; tries again after a 429,
+   * or a read after a 5xx or a lost connection (see retry-policy.ts).
+   */
+  async request<T = unknown>(method: string, path: string, init: RequestInit = {}): Promise<T> {
     this.calls += 1;
+    for (let attempt = 1; ; attempt++) {
+      const release = await this.limiter.acquire();
+      let answer: Awaited<ReturnType<KubeHttp['send']>> | undefined;
+      let outcome: AttemptOutcome;
+      try {
+        answer = await this.send(method, path, init);
+        outcome = { status: answer.status, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) };
+      } catch (error) {
+        outcome = { error };
+      } finally {
+        release();
+      }
+      if (answer && answer.status >= 200 && answer.status < 300) return (answer.read ? answer.read.end() : parseResponse<T>(method, path, answer.status, answer.text)) as T;
+      const delay = retryDelayMs(method, outcome, attempt, this.random);
+      if (delay === undefined) {
+        if ('error' in outcome) throw outcome.error;
+        return parseResponse<T>(method, path, outcome.status, answer?.text ?? '');
+      }
+      await this.clock.sleep(delay);
+    }
+  }
+
+  private url(path: string, query: RequestInit['query'] = {}): URL {
     const url = new URL(this.server + path);
-    for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  /** One attempt: its status and body text (empty when `init.read` read the body). */
+  private send(method: string, path: string, init: RequestInit): Promise<{ status: number; text: string; retryAfter?: string; read?: BodyReader<unknown> }> {
+    const url = this.url(path, init.query);
     const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
-    const headers: Record<string, string> = { ...(this.base.headers as Record<string, string>), Accept: 'application/json' };
+    const headers: Record<string, string> = { ...this.headers, Accept: 'application/json' };
     if (payload !== undefined) {
       headers['Content-Type'] = init.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     return new Promise((resolve, reject) => {
-      const req = request(url, { ...this.base, method, headers }, (res) => {
+      let timedOut: KubeTransportError | undefined;
+      const lost = (why: string, cause?: unknown) => timedOut ?? new KubeTransportError(`${method} ${path}: ${why}`, cause === undefined ? undefined : { cause });
+      const req = this.transport.request(url, { method, headers, agent: this.requestAgent }, (res) => {
         // Strings, not Buffers: a page's Buffers are external memory, which V8 collects late.
         res.setEncoding('utf8');
         const status = res.statusCode ?? 0;
-        const read = status >= 200 && status < 300 ? init.read : undefined;
+        const read = status >= 200 && status < 300 ? init.read?.() : undefined;
+        const retryAfter = res.headers['retry-after'];
         const chunks: string[] = [];
         res.on('data', (c: string) => {
           if (!read) return void chunks.push(c);
@@ -94,11 +177,16 @@ export class KubeHttp {
             reject(e instanceof Error ? new Error(`${method} ${path}: ${e.message}`, { cause: e }) : e);
           }
         });
-        res.on('end', () => resolve({ status, text: chunks.join(''), ...(read ? { read } : {}) }));
-        res.on('error', reject);
+        res.on('end', () => resolve({ status, text: chunks.join(''), ...(retryAfter !== undefined ? { retryAfter } : {}), ...(read ? { read } : {}) }));
+        res.on('error', (e) => reject(lost(e.message, e)));
+        res.on('close', () => res.complete || reject(lost('connection closed before the answer ended')));
       });
-      req.on('error', reject);
-      req.setTimeout(60_000, () => req.destroy(new Error(`${method} ${path}: timed out`)));
+      const deadline = setTimeout(() => {
+        timedOut = lost(`no answer within ${this.requestTimeoutMs / 1000}s`);
+        req.destroy(timedOut);
+      }, this.requestTimeoutMs);
+      req.on('close', () => clearTimeout(deadline));
+      req.on('error', (e) => reject(e instanceof KubeTransportError ? e : lost(e.message, e)));
       if (payload !== undefined) req.write(payload);
       req.end();
     });
@@ -107,44 +195,77 @@ export class KubeHttp {
   /**
    * Watches a kind (all namespaces unless given, optionally by label and field selector) from
    * `resourceVersion` for at most `timeoutSeconds`, calling `onEvent` per event. Resolves when the
-   * server ends the watch (or `signal` aborts it).
+   * server ends the watch, `signal` aborts it, or nothing arrives for `idleSeconds` (a dead
+   * connection looks like that: the caller watches again from the last version it saw). Rejects
+   * when the server has not ended it watchGraceMs after its timeout.
+   * Watches take no request slot: their own connections, outside the QPS and in-flight limits.
    */
   async watch(
     apiVersion: string,
     kind: string,
-    opts: { resourceVersion: string; timeoutSeconds: number; signal?: AbortSignal; namespace?: string; labelSelector?: string; fieldSelector?: string },
-    onEvent: (e: { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject }) => void,
+    opts: { resourceVersion: string; timeoutSeconds: number; idleSeconds?: number; signal?: AbortSignal; namespace?: string; labelSelector?: string; fieldSelector?: string },
+    onEvent: (e: WatchEvent) => void,
   ): Promise<void> {
     this.calls += 1;
     const path = (await this.pathFor(apiVersion, kind, opts.namespace ?? '__all__')).replace('/namespaces/__all__', '');
-    const url = new URL(this.server + path);
-    url.searchParams.set('watch', 'true');
-    url.searchParams.set('resourceVersion', opts.resourceVersion);
-    url.searchParams.set('timeoutSeconds', String(opts.timeoutSeconds));
-    url.searchParams.set('allowWatchBookmarks', 'true');
-    if (opts.labelSelector) url.searchParams.set('labelSelector', opts.labelSelector);
-    if (opts.fieldSelector) url.searchParams.set('fieldSelector', opts.fieldSelector);
+    const url = this.url(path, {
+      watch: 'true', resourceVersion: opts.resourceVersion, timeoutSeconds: opts.timeoutSeconds, allowWatchBookmarks: 'true',
+      labelSelector: opts.labelSelector || undefined, fieldSelector: opts.fieldSelector || undefined,
+    });
     await new Promise<void>((resolve, reject) => {
-      const req = request(url, { ...this.base, method: 'GET', headers: { ...(this.base.headers as Record<string, string>), Accept: 'application/json' }, signal: opts.signal }, (res) => {
+      let idle: NodeJS.Timeout | undefined;
+      let endedIdle = false;
+      const armIdle = () => {
+        if (opts.idleSeconds === undefined) return;
+        clearTimeout(idle);
+        idle = setTimeout(() => {
+          endedIdle = true;
+          req.destroy();
+        }, opts.idleSeconds * 1000);
+      };
+      const stopped = () => opts.signal?.aborted || endedIdle;
+      let overdue: KubeTransportError | undefined;
+      const lost = (why: string, cause?: unknown) => overdue ?? new KubeTransportError(`watch ${kind}: ${why}`, cause === undefined ? undefined : { cause });
+      const req = this.transport.request(url, { method: 'GET', headers: { ...this.headers, Accept: 'application/json' }, agent: this.watchAgent, signal: opts.signal }, (res) => {
         if ((res.statusCode ?? 0) >= 300) {
           res.resume();
           return reject(new KubeApiError(res.statusCode ?? 0, 'WatchFailed', `watch ${kind}: ${res.statusCode}`));
         }
+        armIdle();
+        // Decoded by the stream, so a character split between two chunks stays whole.
+        res.setEncoding('utf8');
         let buffer = '';
-        res.on('data', (c: Buffer) => {
-          buffer += c.toString('utf8');
+        res.on('data', (c: string) => {
+          armIdle();
+          buffer += c;
           let nl: number;
           while ((nl = buffer.indexOf('\n')) >= 0) {
             const line = buffer.slice(0, nl).trim();
             buffer = buffer.slice(nl + 1);
-            if (line) onEvent(JSON.parse(line) as Parameters<typeof onEvent>[0]);
+            try {
+              if (line) onEvent(JSON.parse(line) as WatchEvent);
+            } catch (e) {
+              req.destroy();
+              return reject(e instanceof Error ? new Error(`watch ${kind}: ${e.message}`, { cause: e }) : e);
+            }
           }
         });
         res.on('end', () => resolve());
         // Aborting mid-stream errors the response too ("aborted"): that is the caller's stop.
-        res.on('error', (e) => (opts.signal?.aborted ? resolve() : reject(e)));
+        res.on('error', (e) => (stopped() ? resolve() : reject(lost(e.message, e))));
+        res.on('close', () => (stopped() || res.complete ? resolve() : reject(lost('connection closed'))));
       });
-      req.on('error', (e) => (opts.signal?.aborted ? resolve() : reject(e)));
+      armIdle();
+      const deadline = setTimeout(() => {
+        overdue = lost(`not ended by the server ${this.watchGraceMs / 1000}s after its ${opts.timeoutSeconds}s timeout`);
+        req.destroy(overdue);
+      }, opts.timeoutSeconds * 1000 + this.watchGraceMs);
+      req.on('close', () => {
+        clearTimeout(deadline);
+        clearTimeout(idle);
+        if (stopped()) resolve();
+      });
+      req.on('error', (e) => (stopped() ? resolve() : reject(e instanceof KubeTransportError ? e : lost(e.message, e))));
       req.end();
     });
   }
@@ -189,7 +310,7 @@ export class KubeHttp {
     let resourceVersion = '';
     do {
       const query = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit ?? 500, continue: cont };
-      const page = await this.request<ListPage<T>>('GET', path, { query, read: listPageReader(strings, stored) });
+      const page = await this.request<ListPage<T>>('GET', path, { query, read: () => listPageReader(strings, stored) });
       for (const it of page.items) items.push(it);
       cont = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;

@@ -1,13 +1,17 @@
 // The long-running Node mode (`npm start`, self-hosted): a full resync of every reconciler on a
 // timer, and short watches used only as triggers — a change to a reconciled object runs that
 // reconciler for just that object, a change to a trigger kind runs it in full. State always
-// comes from a fresh LIST in the run itself; watches hold no cache.
+// comes from a fresh LIST in the run itself; watches hold no cache. One watch per kind, shared
+// by every reconciler that needs it (watch-feeds.ts). Edge pushes are not the loop's: they run
+// on their own timer (src/cli/reconcile.ts), never behind its queue.
+import { setMaxListeners } from 'node:events';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import type { Reconciler, RunReport, Scope } from './types.js';
 import { WakeUps } from './wakeups.js';
 import { OwnWrites, ownWriteVerdict, versionKey } from './own-writes.js';
 import { LEASE_RETRY_MS } from './lease.js';
 import { requeueDelayMs } from './requeue-delay.js';
+import { followFeed, watchFeeds } from './watch-feeds.js';
 
 export type RunFn = (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
 
@@ -18,14 +22,11 @@ export type LoopOptions = {
   resyncEveryMs: number;
   /** Watch reconciled and trigger kinds for prompt reaction (otherwise only the timer runs). */
   watch: boolean;
-  /** After each full resync, e.g. push edge state. */
-  afterResync?: () => Promise<void>;
   onReport?: (r: RunReport, scope: Scope) => void;
   log?: (m: string) => void;
   signal: AbortSignal;
 };
 
-const WATCH_SECONDS = 60;
 const DEBOUNCE_MS = 5;
 /**
  * A change only this loop's own writes made, with no run since to observe it, runs its object
@@ -153,37 +154,19 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
     resyncing = true;
     try {
       for (const r of opts.reconcilers) await enqueue(r, { kind: 'all' });
-      await opts.afterResync?.().catch((e: unknown) => log(`after resync: ${String(e)}`));
     } finally {
       resyncing = false;
     }
   };
 
-  const watchKind = async (apiVersion: string, kind: string, onChange: (o: KubeObject) => void) => {
-    while (!opts.signal.aborted) {
-      try {
-        const resourceVersion = await opts.kube.collectionVersion(apiVersion, kind);
-        await opts.kube.watch(apiVersion, kind, { resourceVersion, timeoutSeconds: WATCH_SECONDS, signal: opts.signal }, (e) => {
-          if (e.type === 'ADDED' || e.type === 'MODIFIED' || e.type === 'DELETED') onChange(e.object);
-        });
-      } catch (e) {
-        if (opts.signal.aborted) return;
-        log(`watch ${kind}: ${String(e)}; retrying`);
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
-  };
-
-  const watches: Promise<void>[] = [];
-  if (opts.watch) {
-    for (const r of opts.reconcilers) {
-      watches.push(watchKind(r.apiVersion, r.kind, (o) => trigger(r, o.metadata ?? {}, o)));
-      for (const t of r.triggers ?? []) {
-        const objectsOf = t.objectsOf;
-        watches.push(watchKind(t.apiVersion, t.kind, objectsOf ? (o) => objectsOf(o).forEach((m) => trigger(r, m, o)) : () => trigger(r)));
-      }
-    }
-  }
+  const feeds = opts.watch ? watchFeeds(opts.reconcilers, trigger) : [];
+  // Each open watch listens for the stop, more than EventTarget's default of 10: on a signal of
+  // the loop's own, so the caller's gets one listener.
+  const watchStop = new AbortController();
+  setMaxListeners(feeds.length + 10, watchStop.signal);
+  opts.signal.addEventListener('abort', () => watchStop.abort(), { once: true });
+  if (opts.signal.aborted) watchStop.abort();
+  const watches = feeds.map((feed) => followFeed(opts.kube, feed, { signal: watchStop.signal, log }));
 
   await resync();
   const every = setInterval(() => void resync(), opts.resyncEveryMs);

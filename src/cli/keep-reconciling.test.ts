@@ -1,0 +1,42 @@
+// The long-running mode's pushes: on their own timer, whatever the reconcilers' queue holds.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { KubeHttp } from '../kube/http.js';
+import { keepReconciling } from './reconcile.js';
+import { emptyPlan, type Reconciler, type RunReport } from '../reconcile/types.js';
+
+const stuck: Reconciler = { kind: 'Stuck', apiVersion: 'x/v1', observe: async () => ({}), decide: () => emptyPlan() };
+const report: RunReport = { reconciler: 'Stuck', acted: true, dryRun: false, plan: emptyPlan(), applied: 0, conflicts: 0, failed: [], apiCalls: 0, durationMs: 0 };
+
+describe('keepReconciling', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('pushes at once and every period while a run never ends, never two at once, and a failed push does not stop the next', async () => {
+    vi.useFakeTimers();
+    const stop = new AbortController();
+    // The first run holds the queue until the loop stops: every resync and trigger waits behind it.
+    const run = () => new Promise<RunReport>((resolve) => stop.signal.addEventListener('abort', () => resolve(report)));
+    const pushes: number[] = [];
+    let running = 0;
+    let most = 0;
+    const logs: string[] = [];
+    const push = async () => {
+      pushes.push(Date.now());
+      most = Math.max(most, ++running);
+      try {
+        // The second push takes longer than the period; the third fails.
+        if (pushes.length === 2) await new Promise((r) => setTimeout(r, 2_500));
+        if (pushes.length === 3) throw new Error('edge down');
+      } finally {
+        running -= 1;
+      }
+    };
+    const start = Date.now();
+    const done = keepReconciling({ kube: {} as KubeHttp, reconcilers: [stuck], run, resyncEveryMs: 1_000, watch: false, signal: stop.signal, log: (m) => logs.push(m) }, push);
+    await vi.advanceTimersByTimeAsync(5_500);
+    stop.abort();
+    await done;
+    expect(pushes.map((t) => t - start)).toEqual([0, 1_000, 3_500, 4_500, 5_500]);
+    expect(most).toBe(1);
+    expect(logs).toEqual(['push: Error: edge down']);
+  });
+});

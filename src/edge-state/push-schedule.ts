@@ -1,0 +1,29 @@
+// When the long-running loop pushes to the edge: at once, then once per period, on a timer of its
+// own. Not after the reconcilers' resync, which waits behind every event-driven run in their queue:
+// under a stream of changes that starved the pushes and the edge refused admissions as stale.
+
+/**
+ * Runs `push` now and then every `periodMs` until `signal` aborts. Never two at once: a push that
+ * takes longer than the period is followed by the next one straight away. `push` reports its own
+ * failures; one that throws is logged and the schedule goes on.
+ */
+export async function pushEvery(periodMs: number, push: () => Promise<void>, signal: AbortSignal, log: (m: string) => void): Promise<void> {
+  while (!signal.aborted) {
+    const started = Date.now();
+    await push().catch((e: unknown) => log(`push: ${String(e)}`));
+    await sleepUnlessAborted(periodMs - (Date.now() - started), signal);
+  }
+}
+
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
