@@ -31,12 +31,38 @@ describe('keepReconciling', () => {
       }
     };
     const start = Date.now();
-    const done = keepReconciling({ kube: {} as KubeHttp, reconcilers: [stuck], run, resyncEveryMs: 1_000, watch: false, signal: stop.signal, log: (m) => logs.push(m) }, push);
+    const done = keepReconciling({ kube: {} as KubeHttp, reconcilers: [stuck], run, resyncEveryMs: 1_000, watch: false, signal: stop.signal, log: (m) => logs.push(m) }, { push });
     await vi.advanceTimersByTimeAsync(5_500);
     stop.abort();
     await done;
     expect(pushes.map((t) => t - start)).toEqual([0, 1_000, 3_500, 4_500, 5_500]);
     expect(most).toBe(1);
     expect(logs).toEqual(['push: Error: edge down']);
+  });
+
+  it('pushes again at once when the edge says it lost what it was pushed, not at the end of the period', async () => {
+    vi.useFakeTimers();
+    const stop = new AbortController();
+    const run = () => new Promise<RunReport>((resolve) => stop.signal.addEventListener('abort', () => resolve(report)));
+    const pushes: number[] = [];
+    let restartedAt = Infinity;
+    let pushedSince = false;
+    const push = async () => {
+      pushes.push(Date.now());
+      if (Date.now() >= restartedAt) pushedSince = true;
+    };
+    // The edge restarts at 5 s (its state lost); an unreachable edge (throws) is not counted as lost.
+    const lost = async () => {
+      if (Date.now() < 3_000 && Date.now() >= 2_000) throw new Error('unreachable');
+      return Date.now() >= restartedAt && !pushedSince;
+    };
+    const start = Date.now();
+    restartedAt = start + 5_000;
+    const done = keepReconciling({ kube: {} as KubeHttp, reconcilers: [stuck], run, resyncEveryMs: 30_000, watch: false, signal: stop.signal }, { push, lost });
+    await vi.advanceTimersByTimeAsync(40_000);
+    stop.abort();
+    await done;
+    // At once, at the first check after the restart (every 2 s), then the period from there.
+    expect(pushes.map((t) => t - start)).toEqual([0, 6_000, 36_000]);
   });
 });

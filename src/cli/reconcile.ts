@@ -13,7 +13,7 @@ import { runLoop, type LoopOptions } from '../reconcile/loop.js';
 import { HeldLeases } from '../reconcile/lease.js';
 import { formatPlan } from '../reconcile/plan-format.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
-import { describePush, pushEachCollection, type EdgeTarget } from '../edge-state/push.js';
+import { describePush, heldCollections, pushEachCollection, type EdgeTarget } from '../edge-state/push.js';
 import { pushEvery } from '../edge-state/push-schedule.js';
 import { remoteLedgers } from '../edge-state/ledger-client.js';
 import { fetchTrustingCa } from '../edge-state/ca-fetch.js';
@@ -88,7 +88,7 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
   await keepReconciling({
     kube, reconcilers: all, run, resyncEveryMs: opts.resyncSeconds * 1000, watch: opts.watch, signal,
     log: opts.log, onReport: (r, scope) => (verbose || didSomething(r)) && opts.log(summarize(r, scope)),
-  }, edge ? async () => void (await push()) : undefined);
+  }, edge ? { push: async () => void (await push()), lost: async () => edgeLostState(await heldCollections(edge)) } : undefined);
   await heldLeases?.releaseAll(kube);
   return 0;
 }
@@ -97,9 +97,18 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
  * The long-running mode: the loop, and (with an edge) pushes on their own timer, every resync
  * period from the start, whatever the loop's queue holds.
  */
-export async function keepReconciling(loop: LoopOptions, push?: () => Promise<void>): Promise<void> {
+export async function keepReconciling(loop: LoopOptions, pushes?: { push: () => Promise<void>; lost?: () => Promise<boolean> }): Promise<void> {
   const log = loop.log ?? (() => undefined);
-  await Promise.all([runLoop(loop), push ? pushEvery(loop.resyncEveryMs, push, loop.signal, log) : undefined]);
+  const watch = pushes?.lost ? { checkEveryMs: LOST_STATE_CHECK_MS, lost: pushes.lost } : undefined;
+  await Promise.all([runLoop(loop), pushes ? pushEvery(loop.resyncEveryMs, pushes.push, loop.signal, log, watch) : undefined]);
+}
+
+/** How often the long-running mode asks the edge whether it still holds what was pushed. */
+const LOST_STATE_CHECK_MS = 2_000;
+
+/** Whether the edge misses a collection this process pushes (it restarted, its state in memory). */
+function edgeLostState(held: ReadonlySet<string>): boolean {
+  return stateCollections().some((c) => !held.has(c.name));
 }
 
 function abortOnSignals(): AbortSignal {

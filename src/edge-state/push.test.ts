@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { MemoryStateStore } from './memory-store.js';
 import { sha256Hex } from './auth.js';
-import { describePush, pushCollection, pushEachCollection, PushError, type Fetch } from './push.js';
+import { describePush, heldCollections, pushCollection, pushEachCollection, PushError, type Fetch } from './push.js';
 import { applyLedger } from './ledger-client.js';
 import { LedgerOpFailedError } from './ledger-http.js';
 
@@ -18,6 +18,16 @@ async function setup() {
   const fetch: Fetch = async (input, init) => app.request(input, init);
   return { store, edge: { baseUrl: 'http://edge', clusterId: 'c1', syncToken: 'tok', fetch } };
 }
+
+describe('heldCollections', () => {
+  it('names what the edge holds pushed state of, and refuses a wrong token', async () => {
+    const { edge } = await setup();
+    expect(await heldCollections(edge)).toEqual(new Set());
+    await pushCollection(edge, async () => ({ items: [ns('a', '1')], resourceVersion: '1' }), spec);
+    expect(await heldCollections(edge)).toEqual(new Set(['namespaces']));
+    await expect(heldCollections({ ...edge, syncToken: 'wrong' })).rejects.toBeInstanceOf(PushError);
+  });
+});
 
 describe('pushCollection', () => {
   it('replaces first, then sends only what changed', async () => {

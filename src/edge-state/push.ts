@@ -52,6 +52,13 @@ async function edgeCall<T>(edge: EdgeTarget, method: string, path: string, body?
   }
 }
 
+/** The collections the edge holds pushed state of for the cluster (its sync summary). */
+export async function heldCollections(edge: EdgeTarget): Promise<Set<string>> {
+  const res = await edgeCall<{ collections?: Record<string, unknown> }>(edge, 'GET', '');
+  if (res.status !== 200) throw new PushError(res.status, `edge refused its sync summary: ${res.status}`);
+  return new Set(Object.keys(res.json.collections ?? {}));
+}
+
 export async function pushCollection(edge: EdgeTarget, list: Lister, spec: CollectionSpec, now: () => number = Date.now): Promise<PushResult> {
   const observedAt = now();
   const live = await listOrNone(list, spec);
