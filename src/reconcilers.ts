@@ -25,7 +25,8 @@ import { FEATURE_GATE_DEFAULTS, parseFeatureGates, type FeatureGates } from './r
 export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: { pullHelper?: PullHelper } = {}): Reconciler[] {
   return [
     resourceDistributionReconciler as Reconciler,
-    // PUB first: a full resync refreshes budgets before the SidecarSet controller asks them.
+    // PUB first: a one-shot resync (--once, a scheduled Lambda run) refreshes budgets before the
+    // SidecarSet controller asks them; the Node loop runs kinds side by side (the PUB webhook stays the authority).
     pubReconciler as Reconciler,
     workloadSpreadReconciler as Reconciler,
     // In-place sidecar updates ask the PUBs first (the PUB webhook stays the authority).

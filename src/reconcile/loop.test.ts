@@ -17,4 +17,20 @@ describe('runLoop', () => {
     await loop;
     expect(stop.signal.aborted).toBe(true);
   });
+
+  it('one kind\'s run never holds up another kind\'s: each reconciler has its own queue', async () => {
+    const stop = new AbortController();
+    const slow = { apiVersion: 'v1', kind: 'Slow' } as unknown as Reconciler;
+    const quick = { apiVersion: 'v1', kind: 'Quick' } as unknown as Reconciler;
+    const ran: string[] = [];
+    const run = async (r: Reconciler) => {
+      ran.push(r.kind);
+      // Slow's full resync lasts until the loop stops; Quick's run stops the loop.
+      if (r.kind === 'Slow') await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
+      else stop.abort();
+      return { reconciler: r.kind, acted: true, dryRun: false, plan: emptyPlan(), applied: 0, conflicts: 0, failed: [], apiCalls: 0, durationMs: 0 } as RunReport;
+    };
+    await runLoop({ kube: {} as KubeHttp, reconcilers: [slow, quick], run, resyncEveryMs: 3_600_000, watch: false, signal: stop.signal });
+    expect(ran).toEqual(['Slow', 'Quick']);
+  });
 });

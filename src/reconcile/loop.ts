@@ -3,7 +3,8 @@
 // reconciler for just that object, a change to a trigger kind runs it in full. State always
 // comes from a fresh LIST in the run itself; watches hold no cache. One watch per kind, shared
 // by every reconciler that needs it (watch-feeds.ts). Edge pushes are not the loop's: they run
-// on their own timer (src/cli/reconcile.ts), never behind its queue.
+// on their own timer (src/cli/reconcile.ts), never behind its queues. Each reconciler has a queue
+// of its own: its runs take turns, and no kind waits behind another.
 import { setMaxListeners } from 'node:events';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import type { Reconciler, RunReport, Scope } from './types.js';
@@ -46,7 +47,14 @@ type Pending = { all: boolean; objects: Map<string, Target> };
 export async function runLoop(opts: LoopOptions): Promise<void> {
   const log = opts.log ?? (() => undefined);
   const pending = new Map<Reconciler, Pending>();
-  let queue = Promise.resolve();
+  // One queue per reconciler: a kind's runs take turns (its lease would make them anyway), and a
+  // change to one kind never waits behind another kind's full resync.
+  const queues = new Map<Reconciler, Promise<void>>();
+  const onQueue = (r: Reconciler, work: () => Promise<void> | undefined) => {
+    const next = (queues.get(r) ?? Promise.resolve()).then(work);
+    queues.set(r, next);
+    return next;
+  };
   let timer: NodeJS.Timeout | undefined;
 
   const wakeUps = new WakeUps();
@@ -75,10 +83,7 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
       later(LEASE_RETRY_MS, r, scope);
     }
   };
-  const enqueue = (r: Reconciler, scope: Scope) => {
-    queue = queue.then(() => runOnce(r, scope));
-    return queue;
-  };
+  const enqueue = (r: Reconciler, scope: Scope) => onQueue(r, () => runOnce(r, scope));
 
   // Triggers that arrive while a reconciler's run waits in the queue join that run instead of
   // queueing another: a burst of pod changes during a run costs one more run, not one per flush.
@@ -125,7 +130,7 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
         continue;
       }
       queued.set(r, p);
-      queue = queue.then(() => {
+      void onQueue(r, () => {
         queued.delete(r);
         const scope = scopeOf(r, p);
         return scope ? runOnce(r, scope) : undefined;
@@ -153,7 +158,7 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
     if (resyncing) return;
     resyncing = true;
     try {
-      for (const r of opts.reconcilers) await enqueue(r, { kind: 'all' });
+      await Promise.all(opts.reconcilers.map((r) => enqueue(r, { kind: 'all' })));
     } finally {
       resyncing = false;
     }
@@ -175,5 +180,5 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   clearInterval(every);
   if (timer) clearTimeout(timer);
   await Promise.allSettled(watches);
-  await queue;
+  await Promise.all(queues.values());
 }
