@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse, type CollectionTag, type ScalarTag } from 'yaml';
+import { parse } from 'yaml';
+import { CFN_TAGS } from './cfn-tags.js';
 import { LAMBDA_BANNER, LAMBDA_ENTRIES, LAMBDA_EXTERNAL, LAMBDA_TARGET } from '../../scripts/lambda-bundle.js';
 import { CHANGE_EVENT_DETAIL_TYPE, CHANGE_EVENT_SOURCE } from '../../src/aws/change-events.js';
 
@@ -12,22 +13,10 @@ const ROOT = join(import.meta.dirname, '..', '..');
 // The build (scripts/build.ts, and `sam build`) bundles each Lambda entry to <name>.mjs.
 const BUNDLE_SOURCES: Record<string, string> = Object.fromEntries(Object.entries(LAMBDA_ENTRIES).map(([name, src]) => [`${name}.mjs`, src]));
 
-const FNS = ['Base64', 'Cidr', 'FindInMap', 'GetAZs', 'If', 'ImportValue', 'Join', 'Not', 'Equals', 'And', 'Or', 'Select', 'Split', 'Sub', 'Transform', 'Contains', 'ValueOf'];
-const long = (tag: string, value: unknown): unknown => {
-  if (tag === 'Ref') return { Ref: value };
-  if (tag === 'Condition') return { Condition: value };
-  if (tag === 'GetAtt') return { 'Fn::GetAtt': typeof value === 'string' ? value.split('.', 2) : value };
-  return { [`Fn::${tag}`]: value };
-};
-const cfnTags: (ScalarTag | CollectionTag)[] = ['Ref', 'Condition', 'GetAtt', ...FNS].flatMap((name) => [
-  { tag: `!${name}`, resolve: (s: string) => long(name, s) } as ScalarTag,
-  { tag: `!${name}`, collection: 'seq', resolve: (seq) => long(name, seq.toJSON()) } as CollectionTag,
-  { tag: `!${name}`, collection: 'map', resolve: (map) => long(name, map.toJSON()) } as CollectionTag,
-]);
 
 type Resource = { Type: string; Condition?: string; Metadata?: Record<string, any>; Properties: Record<string, any> };
 type Template = { Parameters: Record<string, { Default?: unknown }>; Conditions: Record<string, unknown>; Resources: Record<string, Resource>; Rules?: unknown; Outputs?: Record<string, { Description?: string; Value: unknown }> };
-const template = parse(readFileSync(join(ROOT, 'infra', 'aws', 'template.yaml'), 'utf8'), { customTags: cfnTags }) as Template;
+const template = parse(readFileSync(join(ROOT, 'infra', 'aws', 'template.yaml'), 'utf8'), { customTags: CFN_TAGS }) as Template;
 const resources = Object.entries(template.Resources);
 const ofType = (type: string) => resources.filter(([, r]) => r.Type === type);
 

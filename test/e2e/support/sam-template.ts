@@ -3,20 +3,9 @@
 // run a function with exactly the environment the template gives it. Resources resolve to the
 // names a test supplies (what Ref / GetAtt of them would be once deployed).
 import { readFileSync } from 'node:fs';
-import { parse, type CollectionTag, type ScalarTag } from 'yaml';
+import { parse } from 'yaml';
+import { CFN_TAGS } from '../../../infra/aws/cfn-tags.js';
 
-const FNS = ['Base64', 'Cidr', 'FindInMap', 'GetAZs', 'If', 'ImportValue', 'Join', 'Not', 'Equals', 'And', 'Or', 'Select', 'Split', 'Sub', 'Transform', 'Contains', 'ValueOf'];
-const long = (tag: string, value: unknown): unknown => {
-  if (tag === 'Ref') return { Ref: value };
-  if (tag === 'Condition') return { Condition: value };
-  if (tag === 'GetAtt') return { 'Fn::GetAtt': typeof value === 'string' ? value.split('.', 2) : value };
-  return { [`Fn::${tag}`]: value };
-};
-const cfnTags: (ScalarTag | CollectionTag)[] = ['Ref', 'Condition', 'GetAtt', ...FNS].flatMap((name) => [
-  { tag: `!${name}`, resolve: (s: string) => long(name, s) } as ScalarTag,
-  { tag: `!${name}`, collection: 'seq', resolve: (seq) => long(name, seq.toJSON()) } as CollectionTag,
-  { tag: `!${name}`, collection: 'map', resolve: (map) => long(name, map.toJSON()) } as CollectionTag,
-]);
 
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 export type SamTemplate = {
@@ -26,7 +15,7 @@ export type SamTemplate = {
 };
 
 export function readSamTemplate(path: string): SamTemplate {
-  return parse(readFileSync(path, 'utf8'), { customTags: cfnTags }) as SamTemplate;
+  return parse(readFileSync(path, 'utf8'), { customTags: CFN_TAGS }) as SamTemplate;
 }
 
 const NO_VALUE = Symbol('AWS::NoValue');
