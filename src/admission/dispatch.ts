@@ -338,8 +338,8 @@ function memoized(state: ClusterState): MemoizedState {
   };
   return {
     ...(state.ledgers ? { ledgers: state.ledgers } : {}),
-    collection<T>(name: string): Promise<Snapshot<T> | undefined> {
-      return (reads.get(name) ?? read(name)) as Promise<Snapshot<T> | undefined>;
+    collection<T>(name: string, opts?: { reread?: boolean }): Promise<Snapshot<T> | undefined> {
+      return ((opts?.reread ? undefined : reads.get(name)) ?? read(name)) as Promise<Snapshot<T> | undefined>;
     },
     reread: read,
   };

@@ -32,7 +32,11 @@ export function snapshotAge(snap: Snapshot, now: number): number {
  */
 export interface ClusterState {
   /** A named collection (see CollectionSpec), or undefined if never pushed for this cluster. */
-  collection<T = unknown>(name: string): Promise<Snapshot<T> | undefined>;
+  /**
+   * `reread`: read it again rather than answer what this request already read (a handler waiting,
+   * within its time, for a collection never synced yet).
+   */
+  collection<T = unknown>(name: string, opts?: { reread?: boolean }): Promise<Snapshot<T> | undefined>;
   /**
    * The cluster's strongly consistent budgets (ledger.ts): one serialized authority per ledger.
    * Undefined where the deployment has none; handlers then follow their declared fallback.

@@ -132,6 +132,19 @@ describe('pods/eviction', () => {
     expect(await run(state, eviction(pod))).toEqual({ allowed: false, code: 429, message, reason: 'TooManyRequests' });
   });
 
+  it('pods never synced (a restarted edge) are waited for within the request\'s time, then decided; never synced to the end, refused', async () => {
+    const state = await stateWithBudget(1);
+    const pods = await state.collection(PODS_COLLECTION);
+    let reads = 0;
+    // Missing for the first two reads, then pushed.
+    const restarted: FakeState = { ...state, collection: async <T,>(name: string, opts?: { reread?: boolean }) => (name === PODS_COLLECTION && ++reads <= 2 ? undefined : name === PODS_COLLECTION ? pods : state.collection<T>(name, opts)) as never };
+    const within = { now: NOW, deadline: Date.now() + 2_000 };
+    expect((await checkPodDisruptionHandler(eviction('pod-1'), restarted, within) as Verdict).allowed).toBe(true);
+    expect(reads).toBe(3);
+    const never: FakeState = { ...state, collection: async <T,>(name: string) => (name === PODS_COLLECTION ? undefined : state.collection<T>(name)) as never };
+    expect(await checkPodDisruptionHandler(eviction('pod-2'), never, { now: NOW, deadline: Date.now() + 300 })).toMatchObject({ allowed: false, code: 429, message: expect.stringContaining('never synced') });
+  });
+
   it('a namespace without PUBs allows', async () => {
     const state = fakeState({});
     expect((await run(state, eviction('x'))).allowed).toBe(true);

@@ -14,7 +14,7 @@
 // the status the PUB records (recorded.ts), and a PUB that records none yet (created a moment
 // ago) is waited for, within the request's time budget, until its first sync (first-sync.ts).
 import { allow, deny, type AdmissionHandler, type AdmissionInput, type HandlerContext, type Verdict } from '../admission/types.js';
-import { type ClusterState, type Snapshot } from '../edge-state/contracts.js';
+import { snapshotAge, type ClusterState, type Snapshot } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
 import type { Pod } from '../workload/pods.js';
 import { PUB_STALE_AFTER_MS, type PubCheckRequest, type PubCheckResult } from './check.js';
@@ -31,7 +31,8 @@ type Eviction = Named & { deleteOptions?: { dryRun?: string[] } };
 const refuse = (op: PubOperation, budgetDenial: boolean, message: string): Verdict =>
   op === 'EVICT' ? deny(429, message, 'TooManyRequests') : budgetDenial ? deny(403, message) : deny(503, message);
 
-const ageOf = (snap: Snapshot | undefined, now: number): number => (snap ? now - snap.observedAt : Infinity);
+// Since the edge last knew it current: a push, or a later write-through or observer write.
+const ageOf = (snap: Snapshot | undefined, now: number): number => (snap ? snapshotAge(snap, now) : Infinity);
 const fresh = (snap: Snapshot | undefined, now: number): boolean => ageOf(snap, now) <= PUB_STALE_AFTER_MS;
 
 /**
@@ -90,7 +91,10 @@ async function checkEviction(req: AdmissionInput, state: ClusterState, ctx: Hand
   const name = eviction.metadata?.name || req.name || '';
   const namespace = req.namespace;
   const dryRun = req.dryRun || (eviction.deleteOptions?.dryRun?.length ?? 0) > 0;
-  const [pubs, pods] = await Promise.all([state.collection<PodUnavailableBudget>(PUBS_COLLECTION), state.collection<Named>(PODS_COLLECTION)]);
+  const read = (reread: boolean) => Promise.all([state.collection<PodUnavailableBudget>(PUBS_COLLECTION, { reread }), state.collection<Named>(PODS_COLLECTION, { reread })]);
+  // Pods never synced (a new or restarted edge, pushed again within seconds): waited for within the request's time.
+  let [pubs, pods] = await read(false);
+  if (!pods) [pubs, pods] = await attemptUntilSettled(() => read(true), ([, p]) => p !== undefined, ctx.deadline);
   if (pubs && fresh(pubs, now) && !pubs.items.some((p) => p.metadata?.namespace === namespace)) return allow();
   if (!pods || !fresh(pods, now)) {
     const age = pods ? `${Math.round(ageOf(pods, now) / 1000)}s old` : 'never synced';
