@@ -26,10 +26,11 @@ export class Churn {
 
   /** One API call; a refusal is noted, not thrown. */
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+    const sentAt = Date.now();
     try {
       return await fn();
     } catch (e) {
-      this.refusals.note(what, e);
+      this.refusals.note(what, e, sentAt);
       return undefined;
     }
   }

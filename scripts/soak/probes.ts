@@ -62,17 +62,18 @@ export class PushGaps {
 
 /** Refusals the churn met, by cause, with when (for chaos windows). */
 export class Refusals {
-  readonly all: { at: number; cause: Refusal; what: string; message: string }[] = [];
+  /** `sentAt`..`at`: the request's flight, so one sent before a chaos case and answered in it counts in it. */
+  readonly all: { sentAt: number; at: number; cause: Refusal; what: string; message: string }[] = [];
 
-  note(what: string, e: unknown): void {
+  note(what: string, e: unknown, sentAt = Date.now()): void {
     const status = (e as { status?: unknown }).status;
     if (typeof status !== 'number') return;
     const message = e instanceof Error ? e.message : String(e);
-    this.all.push({ at: Date.now(), cause: classifyRefusal(message), what, message });
+    this.all.push({ sentAt, at: Date.now(), cause: classifyRefusal(message), what, message });
   }
 
-  count(cause: Refusal, within?: Window): number {
-    return this.all.filter((r) => r.cause === cause && (!within || (r.at >= within.from && r.at <= within.to))).length;
+  count(cause: Refusal, within?: Window, what?: string): number {
+    return this.all.filter((r) => r.cause === cause && (!what || r.what.toLowerCase() === what) && (!within || (r.at >= within.from && r.sentAt <= within.to))).length;
   }
 }
 

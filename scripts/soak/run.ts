@@ -19,6 +19,8 @@ export type ChaosVerdict = {
   /** From the case's end until every collection was pushed again (NaN: not within the wait). */
   convergedMs: number;
   stalenessRefusals: number;
+  /** Of those, pod creations: what the case may never refuse (an eviction of an unknown budget may be). */
+  podCreationsRefused: number;
   unreachableRefusals: number;
   budget: { allowed: number; budget: number; podsLeft: number; minAvailable: number };
   ok: boolean;
@@ -121,12 +123,12 @@ export async function runSoak(system: System, opts: SoakOptions): Promise<SoakRe
     for (const [i, c] of cases.entries()) {
       const skipped = unavailable(c, system);
       if (skipped) {
-        verdicts.push({ case: c, skipped, convergedMs: Number.NaN, stalenessRefusals: 0, unreachableRefusals: 0, budget: { allowed: 0, budget: 0, podsLeft: 0, minAvailable: 0 }, ok: true });
+        verdicts.push({ case: c, skipped, convergedMs: Number.NaN, stalenessRefusals: 0, podCreationsRefused: 0, unreachableRefusals: 0, budget: { allowed: 0, budget: 0, podsLeft: 0, minAvailable: 0 }, ok: true });
         continue;
       }
       const probe = await budgetProbe(kube, `soak-probe-${i}`, log).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
       if (typeof probe === 'string') {
-        const v: ChaosVerdict = { case: c, failed: probe, convergedMs: Number.NaN, stalenessRefusals: 0, unreachableRefusals: 0, budget: { allowed: 0, budget: 0, podsLeft: 0, minAvailable: 0 }, ok: false };
+        const v: ChaosVerdict = { case: c, failed: probe, convergedMs: Number.NaN, stalenessRefusals: 0, podCreationsRefused: 0, unreachableRefusals: 0, budget: { allowed: 0, budget: 0, podsLeft: 0, minAvailable: 0 }, ok: false };
         log(`chaos ${c}: ${formatVerdict(v)}`);
         verdicts.push(v);
         continue;
@@ -155,11 +157,12 @@ export async function runSoak(system: System, opts: SoakOptions): Promise<SoakRe
       const podsLeft = await probe.podsLeft();
       const v: ChaosVerdict = {
         case: c, convergedMs,
-        stalenessRefusals: refusals.count('staleness', window), unreachableRefusals: refusals.count('edge-unreachable', window),
+        stalenessRefusals: refusals.count('staleness', window), podCreationsRefused: refusals.count('staleness', window, 'create pod'),
+        unreachableRefusals: refusals.count('edge-unreachable', window),
         budget: { allowed, budget: PROBE_PODS - PROBE_MIN_AVAILABLE, podsLeft, minAvailable: PROBE_MIN_AVAILABLE },
         ok: false,
       };
-      v.ok = convergedMs <= periodMs && v.stalenessRefusals === 0 && allowed <= PROBE_PODS - PROBE_MIN_AVAILABLE && podsLeft >= PROBE_MIN_AVAILABLE;
+      v.ok = convergedMs <= periodMs && v.podCreationsRefused === 0 && allowed <= PROBE_PODS - PROBE_MIN_AVAILABLE && podsLeft >= PROBE_MIN_AVAILABLE;
       log(`chaos ${c}: ${formatVerdict(v)}`);
       verdicts.push(v);
       await kube.delete({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `soak-probe-${i}` } }).catch(() => undefined);
@@ -182,7 +185,7 @@ export async function runSoak(system: System, opts: SoakOptions): Promise<SoakRe
   const stale = refusals.all.filter((r) => r.cause === 'staleness');
   return {
     minutes: (Date.now() - started) / 60_000, periodMs, steps: churn.steps,
-    stalenessRefusals: stale.length, stalenessOutsideChaos: stale.filter((r) => !overlaps(r.at, r.at, gaps.excused)).length, staleExamples: [...new Set(stale.map((r) => `${r.what}: ${r.message.replace(/\(\d+(\.\d+)?s old/, '(…s old')}`))].slice(0, 5),
+    stalenessRefusals: stale.length, stalenessOutsideChaos: stale.filter((r) => !overlaps(r.sentAt, r.at, gaps.excused)).length, staleExamples: [...new Set(stale.map((r) => `${r.what}: ${r.message.replace(/\(\d+(\.\d+)?s old/, '(…s old')}`))].slice(0, 5),
     otherRefusals: refusals.all.length - stale.length,
     maxPushGapMs: Object.fromEntries(gaps.maxGapMs), worstPushGapMs: Math.max(0, ...gaps.maxGapMs.values()),
     latency: spread(latency.samples), latencyByKind: Object.fromEntries([...latency.byKind].map(([k, s]) => [k, spread(s)])),
@@ -197,7 +200,7 @@ function formatVerdict(v: ChaosVerdict): string {
   if (v.skipped) return `skipped (${v.skipped})`;
   if (v.failed) return `FAIL: not run: ${v.failed}`;
   const conv = Number.isFinite(v.convergedMs) ? `${(v.convergedMs / 1000).toFixed(1)} s` : 'not within 2 periods';
-  return `${v.ok ? 'PASS' : 'FAIL'}: converged after ${conv}; ${v.stalenessRefusals} refusals for staleness (${v.unreachableRefusals} for an unreachable edge); budget: ${v.budget.allowed} evictions allowed of ${v.budget.budget}, ${v.budget.podsLeft} pods left (minAvailable ${v.budget.minAvailable})`;
+  return `${v.ok ? 'PASS' : 'FAIL'}: converged after ${conv}; ${v.stalenessRefusals} refusals for staleness, ${v.podCreationsRefused} of them pod creations (${v.unreachableRefusals} for an unreachable edge); budget: ${v.budget.allowed} evictions allowed of ${v.budget.budget}, ${v.budget.podsLeft} pods left (minAvailable ${v.budget.minAvailable})`;
 }
 
 const f = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : 'n/a');
@@ -208,7 +211,7 @@ export function formatReport(r: SoakReport): string {
   const res = r.resources;
   return [
     `soak report (${r.minutes.toFixed(1)} min, push period ${r.periodMs / 1000} s, ${r.steps} churn steps)`,
-    `  admissions refused for staleness: ${r.stalenessRefusals}, ${r.stalenessOutsideChaos} outside chaos cases (goal 0: ${goal(r.stalenessRefusals === 0)})`,
+    `  admissions refused for staleness: ${r.stalenessRefusals}, ${r.stalenessOutsideChaos} outside chaos cases (goal 0 outside: ${goal(r.stalenessOutsideChaos === 0)})`,
     ...r.staleExamples.map((e) => `    e.g. ${e}`),
     `  other refused calls (conflicts, budgets, not found, ...): ${r.otherRefusals}`,
     `  longest gap between pushes: ${(r.worstPushGapMs / 1000).toFixed(1)} s (goal ≤ ${(2 * r.periodMs) / 1000} s: ${goal(r.worstPushGapMs <= 2 * r.periodMs)})`,
