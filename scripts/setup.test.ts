@@ -1,5 +1,5 @@
 // scripts/setup.sh and start.sh in a scratch copy of the repository, as a non-root user would run
-// them: apt-get, sudo, dpkg-query and npm are stand-ins on PATH that record their calls (and
+// them: apt-get, sudo, dpkg-query, npm, npx and node are stand-ins on PATH that record their calls (and
 // refuse), and `id -u` says 1000, so any step needing root shows up in the record.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ function repoCopy(name: string): { dir: string; calls: () => string[]; run: (scr
     chmodSync(join(shims, cmd), 0o755);
   };
   for (const cmd of ['apt-get', 'sudo', 'dpkg-query', 'npm']) shim(cmd, 'exit 1');
-  shim('npx', 'exit 0');
+  for (const cmd of ['npx', 'node']) shim(cmd, 'exit 0');
   writeFileSync(join(shims, 'id'), '#!/bin/sh\necho 1000\n');
   chmodSync(join(shims, 'id'), 0o755);
   return {
@@ -48,7 +48,7 @@ describe('setup for npm start with $KUBECONFIG', () => {
     const r = repo.run('scripts/start.sh', { KUBECONFIG: '/somewhere/kubeconfig' });
     expect(r.stderr).toContain('[setup] $KUBECONFIG is set: using that cluster, no local control plane to build');
     expect(r.status).toBe(0);
-    expect(repo.calls()).toEqual(['npx tsx scripts/start.ts']);
+    expect(repo.calls()).toEqual(['node --import tsx scripts/start.ts']);
   });
 
   it('npm test (and npm start without $KUBECONFIG) still builds the control plane, installing its packages', () => {
@@ -57,7 +57,7 @@ describe('setup for npm start with $KUBECONFIG', () => {
       const r = repo.run(script, env);
       expect(r.status).not.toBe(0);
       expect(repo.calls().some((c) => c.startsWith('sudo ') || c.startsWith('apt-get '))).toBe(true);
-      expect(repo.calls()).not.toContain('npx tsx scripts/start.ts');
+      expect(repo.calls()).not.toContain('node --import tsx scripts/start.ts');
     }
   });
 
