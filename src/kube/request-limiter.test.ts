@@ -71,7 +71,7 @@ describe('RecentSamples', () => {
 
 describe('clientLimitsFromEnv', () => {
   it('defaults, KS_KUBE_QPS / KS_KUBE_BURST, and a clear error for bad values', () => {
-    expect(clientLimitsFromEnv({})).toEqual({ qps: 50, burst: 100, maxInFlight: 32 });
+    expect(clientLimitsFromEnv({})).toEqual({ qps: 200, burst: 400, maxInFlight: 32 });
     expect(clientLimitsFromEnv({ KS_KUBE_QPS: '5', KS_KUBE_BURST: '10' })).toMatchObject({ qps: 5, burst: 10 });
     expect(() => clientLimitsFromEnv({ KS_KUBE_QPS: 'fast' })).toThrow('KS_KUBE_QPS must be a positive number (got "fast")');
     expect(() => clientLimitsFromEnv({ KS_KUBE_BURST: '0' })).toThrow('KS_KUBE_BURST must be a positive number (got "0")');
