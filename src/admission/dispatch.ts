@@ -4,6 +4,7 @@
 // server treats those as call failures, which for failurePolicy Fail blocks every pod creation.
 import { deepFreeze } from '../kube/frozen.js';
 import { jsonPatch } from './patch.js';
+import { ANSWER_MARGIN_MS, attemptUntilSettled } from './attempt-until-settled.js';
 import { admissionReview, type AdmissionReviewResponse, type Outcome } from './respond.js';
 import { parseReview, type ParsedReview } from './review.js';
 import type { AdmissionInput, HandlerMatch, RegisteredHandler, StateNeeds, Verdict, WebhookEndpoint } from './types.js';
@@ -222,20 +223,18 @@ async function checkState(
 
 /** Left to a handler after waiting for its state: the rest of the budget is the wait's. */
 const HANDLER_RESERVE_MS = 250;
-const FIRST_SYNC_POLL_MS = [25, 50, 100, 200];
 
-/** The snapshots, re-read with backoff until none is missing or `until` (ms since epoch) comes. */
+/** The snapshots, read again until none is missing or `until` (ms since epoch) comes. */
 async function awaitFirstSync(names: readonly string[], held: readonly (Snapshot | undefined)[], state: MemoizedState, until: number): Promise<(Snapshot | undefined)[]> {
   let snaps = [...held];
-  for (let i = 0; snaps.some((s) => !s); i++) {
-    const pause = FIRST_SYNC_POLL_MS[Math.min(i, FIRST_SYNC_POLL_MS.length - 1)]!;
-    if (Date.now() + pause >= until) break;
-    await new Promise((r) => setTimeout(r, pause));
-    try {
+  try {
+    // attemptUntilSettled keeps its own margin for the answer; the rest of the reserve is the handler's.
+    await attemptUntilSettled(async () => {
       snaps = await Promise.all(names.map((name, k) => snaps[k] ?? state.reread(name)));
-    } catch {
-      break;
-    }
+      return snaps;
+    }, (s) => s.every(Boolean), until + ANSWER_MARGIN_MS);
+  } catch {
+    // A failed read ends the wait; what was read before it stands.
   }
   return snaps;
 }

@@ -12,7 +12,7 @@
 //
 // A budget is right at first sight: a ledger the controller has not resynced yet is seeded from
 // the status the PUB records (recorded.ts), and a PUB that records none yet (created a moment
-// ago) is waited for, within the request's time budget, until its first sync (first-sync.ts).
+// ago) is waited for, within the request's time budget, until its first sync (src/admission/attempt-until-settled.ts).
 import { allow, deny, type AdmissionHandler, type AdmissionInput, type HandlerContext, type Verdict } from '../admission/types.js';
 import { snapshotAge, type ClusterState, type Snapshot } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
@@ -20,7 +20,7 @@ import type { Pod } from '../workload/pods.js';
 import { PUB_STALE_AFTER_MS, type PubCheckRequest, type PubCheckResult } from './check.js';
 import { PODS_COLLECTION, PUBS_COLLECTION } from './collections.js';
 import { pubLedgerRef } from './ledger.js';
-import { attemptUntilSettled } from './first-sync.js';
+import { attemptUntilSettled } from '../admission/attempt-until-settled.js';
 import { isPodAvailableForBudget } from './pod-state.js';
 import { recordedBudget } from './recorded.js';
 import { hasUnavailableLabel, NO_PROTECT_ANNOTATION, RELATED_PUB_ANNOTATION, type PodUnavailableBudget, type PubOperation } from './types.js';

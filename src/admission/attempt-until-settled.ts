@@ -1,9 +1,7 @@
-// Waiting for a budget's first sync inside one admission. A PUB created a moment ago (`kubectl
-// apply -f dir/` applies it with its pods' workload) has no budget until the controller's first
-// run, which the PUB's creation triggers at once; refusing with 503 then makes every client retry
-// for nothing. So the check is asked again, a bounded number of times with growing pauses, until
-// the budget is known or the request's time budget is nearly spent. Each attempt is one ledger
-// operation: the authority answers from its state at that moment, so no attempt can miss the sync.
+// Waiting, inside one admission, for state that is not there yet: a budget before its first sync
+// (a PUB created a moment ago), or a collection a new or restarted edge has not been pushed yet.
+// Refusing with 503 then makes every client retry for nothing, so the read is asked again, with
+// growing pauses, until it is there or the request's time budget is nearly spent.
 
 /** Time kept back from the request's deadline for the last attempt's answer to travel. */
 export const ANSWER_MARGIN_MS = 150;

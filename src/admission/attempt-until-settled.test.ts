@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_MARGIN_MS, attemptUntilSettled } from './first-sync.js';
+import { ANSWER_MARGIN_MS, attemptUntilSettled } from './attempt-until-settled.js';
 
 describe('attemptUntilSettled', () => {
   it('asks again until the answer settles', async () => {
