@@ -5,8 +5,10 @@
 //   --period S       push/resync period in seconds (default 30)
 //   --namespaces N   namespaces churned (default 10)
 //   --chaos          pause and restart the API server, restart the edge, cut the edge off
+//   --run-log FILE   every reconciler run's line, time-stamped (left out of the console)
 // Uses $KUBECONFIG if set (the API-server cases need a control plane this project started),
 // otherwise a local control plane named "soak" (left running; `npm run cluster:down soak`).
+import { appendFileSync } from 'node:fs';
 import { startControlPlane } from '../test/cluster/control-plane.js';
 import { startSystem } from './system.js';
 import { onStopSignal } from './stop-signals.js';
@@ -29,13 +31,17 @@ const minutes = option('minutes', 30);
 const period = option('period', 30);
 const namespaces = Math.round(option('namespaces', 10));
 const chaos = process.argv.includes('--chaos');
+const runLogAt = process.argv.indexOf('--run-log');
+const runLog = runLogAt < 0 ? undefined : process.argv[runLogAt + 1];
+const isRunLine = (m: string) => /^reconcile: .* applied, /.test(m);
+const logRun = (m: string) => (runLog ? appendFileSync(runLog, `${new Date().toISOString()} ${m}\n`) : undefined);
 
 onStopSignal(() => {
   log('interrupted; the webhook guardian removes the webhook configurations');
   process.exit(130);
 });
 const kubeconfig = process.env.KUBECONFIG ?? (await startControlPlane('soak', log)).kubeconfig;
-const system = await startSystem({ kubeconfig, resyncSeconds: period, log: (m) => (/^reconcile: .* applied, /.test(m) ? undefined : log(m)), relay: true });
+const system = await startSystem({ kubeconfig, resyncSeconds: period, log: (m) => (isRunLine(m) ? logRun(m) : log(m)), relay: true });
 let code = 0;
 try {
   const report = await runSoak(system, { minutes, periodSeconds: period, namespaces, chaos, log });

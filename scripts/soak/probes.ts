@@ -78,6 +78,7 @@ export class Refusals {
 }
 
 type Status = { observedGeneration?: number };
+const SLOWEST_KEPT = 8;
 const WATCHED = [
   ['apps.kruise.io/v1alpha1', 'CloneSet'], ['apps.kruise.io/v1beta1', 'StatefulSet'], ['apps.kruise.io/v1alpha1', 'SidecarSet'],
   ['policy.kruise.io/v1alpha1', 'PodUnavailableBudget'], ['apps.kruise.io/v1alpha1', 'WorkloadSpread'],
@@ -87,7 +88,9 @@ const WATCHED = [
 export class ChangeLatency {
   readonly samples: number[] = [];
   readonly byKind = new Map<string, number[]>();
-  private readonly pending = new Map<string, { kind: string; generation: number; at: number }[]>();
+  /** The slowest changes seen, slowest first: where a tail comes from. */
+  readonly slowest: { what: string; ms: number }[] = [];
+  private readonly pending = new Map<string, { kind: string; name: string; generation: number; at: number }[]>();
   private readonly stopped = new AbortController();
   private readonly loops: Promise<void>[] = [];
 
@@ -95,26 +98,32 @@ export class ChangeLatency {
 
   /** The churn changed `obj` (its answer from the API server) at `at`. */
   changed(obj: KubeObject, at = Date.now()): void {
-    const m = obj.metadata as { uid?: string; generation?: number } | undefined;
+    const m = obj.metadata as { uid?: string; generation?: number; namespace?: string; name?: string } | undefined;
     if (!m?.uid || m.generation === undefined) return;
+    // A change that left the spec as it was does not move the generation: the controller has
+    // nothing new to observe, and waiting for its next status write would time something else.
+    const observed = (obj.status as Status | undefined)?.observedGeneration;
+    if (observed !== undefined && observed >= m.generation) return;
     const list = this.pending.get(m.uid) ?? [];
-    list.push({ kind: obj.kind ?? '', generation: m.generation, at });
+    if (list.some((p) => p.generation === m.generation)) return;
+    list.push({ kind: obj.kind ?? '', name: `${m.namespace ?? ''}/${m.name ?? ''}`, generation: m.generation, at });
     this.pending.set(m.uid, list);
   }
 
-  private seen(obj: KubeObject): void {
+  /** A status the watch delivered: every pending change it has caught up with is timed. */
+  seen(obj: KubeObject, now = Date.now()): void {
     const uid = (obj.metadata as { uid?: string } | undefined)?.uid;
     const observed = (obj.status as Status | undefined)?.observedGeneration;
     if (!uid || observed === undefined) return;
     const list = this.pending.get(uid);
     if (!list) return;
-    const now = Date.now();
     const left = list.filter((p) => {
       if (p.generation > observed) return true;
       this.samples.push(now - p.at);
       const kind = this.byKind.get(p.kind) ?? [];
       kind.push(now - p.at);
       this.byKind.set(p.kind, kind);
+      this.noteSlow(`${p.kind} ${p.name} generation ${p.generation}`, now - p.at);
       return false;
     });
     if (left.length) this.pending.set(uid, left);
@@ -136,6 +145,12 @@ export class ChangeLatency {
         }
       })());
     }
+  }
+
+  private noteSlow(what: string, ms: number): void {
+    this.slowest.push({ what, ms });
+    this.slowest.sort((a, b) => b.ms - a.ms);
+    this.slowest.length = Math.min(this.slowest.length, SLOWEST_KEPT);
   }
 
   /** Changes never observed by the controller (still pending). */

@@ -40,6 +40,7 @@ export type SoakReport = {
   latency: Spread;
   latencyByKind: Record<string, Spread>;
   unobservedChanges: number;
+  slowestChanges: { what: string; ms: number }[];
   queueWait: Spread | 'n/a';
   resources: { first: ResourceSample; last: ResourceSample; maxRssMb: number; maxHandles: number };
   chaos: ChaosVerdict[];
@@ -190,6 +191,7 @@ export async function runSoak(system: System, opts: SoakOptions): Promise<SoakRe
     maxPushGapMs: Object.fromEntries(gaps.maxGapMs), worstPushGapMs: Math.max(0, ...gaps.maxGapMs.values()),
     latency: spread(latency.samples), latencyByKind: Object.fromEntries([...latency.byKind].map(([k, s]) => [k, spread(s)])),
     unobservedChanges: latency.unobserved(),
+    slowestChanges: latency.slowest,
     queueWait: queueWait(system.kube),
     resources: { first: samples[0]!, last: samples[samples.length - 1]!, maxRssMb: Math.max(...samples.map((s) => s.rssMb)), maxHandles: Math.max(...samples.map((s) => s.handles)) },
     chaos: verdicts,
@@ -218,6 +220,7 @@ export function formatReport(r: SoakReport): string {
     ...Object.entries(r.maxPushGapMs).map(([c, g]) => `    ${c}: ${(g / 1000).toFixed(1)} s`),
     `  change → first controller write: ${fs(r.latency)} (goal p99 ≤ 1 s: ${goal(r.latency.p99 <= 1000)}); never observed: ${r.unobservedChanges}`,
     ...Object.entries(r.latencyByKind).map(([k, s]) => `    ${k}: ${fs(s)}`),
+    `    slowest: ${r.slowestChanges.map((c) => `${c.what} ${(c.ms / 1000).toFixed(1)} s`).join('; ') || 'none'}`,
     `  API client queue wait: ${r.queueWait === 'n/a' ? 'n/a (KubeHttp has no stats() yet)' : fs(r.queueWait)}`,
     `  RSS: first ${res.first.rssMb.toFixed(0)} MB, last ${res.last.rssMb.toFixed(0)} MB, max ${res.maxRssMb.toFixed(0)} MB; heap first ${res.first.heapMb.toFixed(0)} MB, last ${res.last.heapMb.toFixed(0)} MB`,
     `  open handles (getActiveResourcesInfo): first ${res.first.handles} (${res.first.timers} timers), last ${res.last.handles} (${res.last.timers} timers), max ${res.maxHandles}`,
