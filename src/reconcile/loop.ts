@@ -3,8 +3,9 @@
 // reconciler for just that object, a change to a trigger kind runs it in full. State always
 // comes from a fresh LIST in the run itself; watches hold no cache. One watch per kind, shared
 // by every reconciler that needs it (watch-feeds.ts). Edge pushes are not the loop's: they run
-// on their own timer (src/cli/reconcile.ts), never behind its queues. Each reconciler has a queue
-// of its own: its runs take turns, and no kind waits behind another.
+// on their own timer (src/cli/reconcile.ts), never behind its runs. Each reconciler has lanes of
+// its own (run-lanes.ts): no kind waits behind another, and one object's change does not wait
+// behind runs for other objects of its kind.
 import { setMaxListeners } from 'node:events';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import type { Reconciler, RunReport, Scope } from './types.js';
@@ -13,6 +14,7 @@ import { OwnWrites, ownWriteVerdict, versionKey } from './own-writes.js';
 import { LEASE_RETRY_MS } from './lease.js';
 import { requeueDelayMs } from './requeue-delay.js';
 import { followFeed, watchFeeds } from './watch-feeds.js';
+import { mergePending, pendingFor, RunLanes, type Pending } from './run-lanes.js';
 
 export type RunFn = (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
 
@@ -37,24 +39,9 @@ const DEBOUNCE_MS = 5;
  */
 export const OWN_WRITE_SETTLE_MS = 250;
 
-/**
- * An object to run for, and what asked: `causes` holds the versions of the changed objects behind
- * it (see own-writes.ts); null when something else asked (a wake-up, a change we cannot place).
- */
-type Target = { ref: { namespace?: string; name: string }; causes: Set<string> | null };
-type Pending = { all: boolean; objects: Map<string, Target> };
-
 export async function runLoop(opts: LoopOptions): Promise<void> {
   const log = opts.log ?? (() => undefined);
   const pending = new Map<Reconciler, Pending>();
-  // One queue per reconciler: a kind's runs take turns (its lease would make them anyway), and a
-  // change to one kind never waits behind another kind's full resync.
-  const queues = new Map<Reconciler, Promise<void>>();
-  const onQueue = (r: Reconciler, work: () => Promise<void> | undefined) => {
-    const next = (queues.get(r) ?? Promise.resolve()).then(work);
-    queues.set(r, next);
-    return next;
-  };
   let timer: NodeJS.Timeout | undefined;
 
   const wakeUps = new WakeUps();
@@ -83,20 +70,7 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
       later(LEASE_RETRY_MS, r, scope);
     }
   };
-  const enqueue = (r: Reconciler, scope: Scope) => onQueue(r, () => runOnce(r, scope));
 
-  // Triggers that arrive while a reconciler's run waits in the queue join that run instead of
-  // queueing another: a burst of pod changes during a run costs one more run, not one per flush.
-  const queued = new Map<Reconciler, Pending>();
-  const merge = (into: Pending, from: Pending) => {
-    into.all ||= from.all;
-    for (const [k, t] of from.objects) {
-      const held = into.objects.get(k);
-      if (!held) into.objects.set(k, t);
-      else if (held.causes && t.causes) t.causes.forEach((c) => held.causes!.add(c));
-      else held.causes = null;
-    }
-  };
   // When each object's last run, and each reconciler's last full run, started (the loop's clock).
   const runStarts = new Map<string, number>();
   const idOf = (r: Reconciler) => `${r.apiVersion}/${r.kind}`;
@@ -121,33 +95,23 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
     }).map((t) => t.ref);
     return objects.length ? { kind: 'objects', objects } : undefined;
   };
+  const lanes = new Map(opts.reconcilers.map((r) => [r, new RunLanes(async (batch) => {
+    const scope = scopeOf(r, batch);
+    if (scope) await runOnce(r, scope);
+  })]));
+  const lanesOf = (r: Reconciler) => lanes.get(r) ?? new RunLanes(async () => undefined);
   const flush = () => {
     timer = undefined;
-    for (const [r, p] of pending) {
-      const waiting = queued.get(r);
-      if (waiting) {
-        merge(waiting, p);
-        continue;
-      }
-      queued.set(r, p);
-      void onQueue(r, () => {
-        queued.delete(r);
-        const scope = scopeOf(r, p);
-        return scope ? runOnce(r, scope) : undefined;
-      });
-    }
+    for (const [r, p] of pending) lanesOf(r).add(p);
     pending.clear();
   };
 
   /** Runs `r` for `target` (all of them without), because `changed` changed (if a change asked). */
   const trigger = (r: Reconciler, target?: { namespace?: string; name?: string }, changed?: KubeObject) => {
-    const p: Pending = { all: !target, objects: new Map() };
-    if (target) {
-      const cause = versionKey(changed);
-      p.objects.set(`${target.namespace ?? ''}/${target.name}`, { ref: { namespace: target.namespace, name: target.name ?? '' }, causes: cause ? new Set([cause]) : null });
-    }
+    const cause = versionKey(changed);
+    const p = pendingFor(target && { ref: { namespace: target.namespace, name: target.name ?? '' }, causes: cause ? new Set([cause]) : null });
     const held = pending.get(r);
-    if (held) merge(held, p);
+    if (held) mergePending(held, p);
     else pending.set(r, p);
     timer ??= setTimeout(flush, DEBOUNCE_MS);
   };
@@ -158,7 +122,7 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
     if (resyncing) return;
     resyncing = true;
     try {
-      await Promise.all(opts.reconcilers.map((r) => enqueue(r, { kind: 'all' })));
+      await Promise.all(opts.reconcilers.map((r) => lanesOf(r).all()));
     } finally {
       resyncing = false;
     }
@@ -180,5 +144,5 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   clearInterval(every);
   if (timer) clearTimeout(timer);
   await Promise.allSettled(watches);
-  await Promise.all(queues.values());
+  await Promise.all([...lanes.values()].map((l) => l.idle()));
 }
