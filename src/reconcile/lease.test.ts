@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideLease, leaseExpiry, leaseSpecAfter, microTime, type Lease, type LeaseSpec } from './lease.js';
+import { decideLease, HeldLeases, leaseExpiry, leaseSpecAfter, microTime, type Lease, type LeaseSpec } from './lease.js';
 
 const NOW = new Date('2026-11-22T14:00:00.000Z');
 const ago = (s: number) => microTime(new Date(NOW.getTime() - s * 1000));
@@ -59,5 +59,40 @@ describe('MicroTime', () => {
 
   it('reads back what it writes', () => {
     expect(leaseExpiry(lease({ renewTime: microTime(NOW), leaseDurationSeconds: 5 }), 60)).toEqual(new Date(NOW.getTime() + 5000));
+  });
+});
+
+describe('HeldLeases', () => {
+  const held = (rv: string): Lease => ({ ...lease({ holderIdentity: 'me', leaseDurationSeconds: 60 }), metadata: { name: 'kruise-serverless-x', namespace: 'kruise-system', resourceVersion: rv } });
+
+  it('shares one renewal among concurrent runs', async () => {
+    const leases = new HeldLeases();
+    let sent = 0;
+    let answer!: (l: Lease) => void;
+    const renew = () => {
+      sent += 1;
+      return new Promise<Lease>((r) => (answer = r));
+    };
+    const a = leases.once('kruise-system', 'kruise-serverless-x', 'renew', renew);
+    const b = leases.once('kruise-system', 'kruise-serverless-x', 'renew', renew);
+    answer(held('2'));
+    expect(await a).toBe(await b);
+    expect(sent).toBe(1);
+    // Done, the next one is sent again.
+    const c = leases.once('kruise-system', 'kruise-serverless-x', 'renew', renew);
+    answer(held('3'));
+    expect((await c).metadata.resourceVersion).toBe('3');
+    expect(sent).toBe(2);
+  });
+
+  it('keeps the newest renewal, and forgets only what is not newer', () => {
+    const leases = new HeldLeases();
+    leases.keep(held('5'), 2000);
+    leases.keep(held('4'), 1000);
+    expect(leases.get('kruise-system', 'kruise-serverless-x')?.lease.metadata.resourceVersion).toBe('5');
+    leases.forget('kruise-system', 'kruise-serverless-x', 1000);
+    expect(leases.size).toBe(1);
+    leases.forget('kruise-system', 'kruise-serverless-x', 2000);
+    expect(leases.size).toBe(0);
   });
 });

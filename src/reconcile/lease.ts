@@ -132,6 +132,7 @@ export async function releaseLease(kube: KubeHttp, lease: Lease): Promise<boolea
  */
 export class HeldLeases {
   private readonly held = new Map<string, { lease: Lease; renewedAt: number }>();
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   private static key(l: { metadata: { name: string; namespace: string } }): string {
     return `${l.metadata.namespace}/${l.metadata.name}`;
@@ -141,12 +142,29 @@ export class HeldLeases {
     return this.held.get(`${namespace}/${name}`);
   }
 
+  /** Keeps the newest renewal: a run that ends later with an older copy does not undo it. */
   keep(lease: Lease, renewedAt: number): void {
-    this.held.set(HeldLeases.key(lease), { lease, renewedAt });
+    const key = HeldLeases.key(lease);
+    if ((this.held.get(key)?.renewedAt ?? -Infinity) <= renewedAt) this.held.set(key, { lease, renewedAt });
   }
 
-  forget(namespace: string, name: string): void {
-    this.held.delete(`${namespace}/${name}`);
+  /** Forgets the lease unless a renewal newer than `renewedAt` is held. */
+  forget(namespace: string, name: string, renewedAt = Infinity): void {
+    const key = `${namespace}/${name}`;
+    if ((this.held.get(key)?.renewedAt ?? -Infinity) <= renewedAt) this.held.delete(key);
+  }
+
+  /**
+   * One acquisition or renewal of a lease at a time: the process's concurrent runs share its
+   * answer instead of racing each other's resourceVersion (the loser would think it lost the lease).
+   */
+  once<T>(namespace: string, name: string, what: 'acquire' | 'renew', op: () => Promise<T>): Promise<T> {
+    const key = `${namespace}/${name}|${what}`;
+    const running = this.inFlight.get(key);
+    if (running) return running as Promise<T>;
+    const p = op().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, p);
+    return p;
   }
 
   get size(): number {

@@ -98,7 +98,17 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
     if (!lease) return false;
     const at = now();
     try {
-      lease = await renewLease(kube, lease, { ...leaseOpts, now: at });
+      if (!held) lease = await renewLease(kube, lease, { ...leaseOpts, now: at });
+      else {
+        const current = held.get(namespace, name)?.lease ?? lease;
+        const shared = await held.once(namespace, name, 'renew', async () => {
+          const next = await renewLease(kube, current, { ...leaseOpts, now: at });
+          if (next) held.keep(next, at.getTime());
+          return next ? { lease: next, renewedAt: at.getTime() } : false;
+        });
+        if (shared) return adopt(shared), true;
+        lease = false;
+      }
     } catch (e) {
       // Unsure whether we still hold it: do not write on that doubt.
       log(`${reconciler.kind}: renewing lease ${namespace}/${name}: ${String(e)}`);
@@ -107,21 +117,31 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
     renewedAt = at.getTime();
     return lease !== false;
   };
+  const adopt = (h: { lease: Lease; renewedAt: number }) => {
+    lease = h.lease;
+    renewedAt = h.renewedAt;
+  };
   /** Renewed within the last third of its duration: no one else can hold it yet. */
-  const fresh = () => lease !== false && now().getTime() - renewedAt < renewEveryMs;
+  const fresh = () => {
+    // Another run of this process may have renewed it since.
+    const shared = held?.get(namespace, name);
+    if (lease !== false && shared && shared.renewedAt > renewedAt) adopt(shared);
+    return lease !== false && now().getTime() - renewedAt < renewEveryMs;
+  };
 
   const kept = held?.get(namespace, name);
   if (kept) {
     lease = kept.lease;
     renewedAt = kept.renewedAt;
     if (!fresh() && !(await renew())) {
-      held?.forget(namespace, name);
+      held?.forget(namespace, name, renewedAt);
       lease = false;
     }
   }
   if (!lease) {
     const at = now();
-    const attempt = await acquireLease(kube, { name, namespace, ...leaseOpts, now: at }).catch((e: unknown) => {
+    const acquire = () => acquireLease(kube, { name, namespace, ...leaseOpts, now: at });
+    const attempt = await (held ? held.once(namespace, name, 'acquire', acquire) : acquire()).catch((e: unknown) => {
       throw withContext(`${reconciler.kind}: lease ${namespace}/${name}`, e);
     });
     if (!attempt.acquired) {
@@ -165,7 +185,7 @@ export async function runReconciler(kube: KubeHttp, reconciler: Reconciler, opts
   } finally {
     if (held) {
       if (lease) held.keep(lease, renewedAt);
-      else held.forget(namespace, name);
+      else held.forget(namespace, name, renewedAt);
     } else if (lease) {
       // Best effort: if it fails the lease simply expires.
       await releaseLease(kube, lease).catch((e: unknown) => log(`${reconciler.kind}: releasing lease ${namespace}/${name}: ${String(e)}`));
