@@ -45,7 +45,13 @@ export interface ClusterState {
 }
 
 /** Narrows a LIST (all namespaces unless `namespace`). */
-export type ListOptions = { namespace?: string; labelSelector?: string; fieldSelector?: string };
+export type ListOptions = {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** LISTs drop managedFields; a projection that reads them (who wrote the status) keeps them. */
+  managedFields?: 'keep';
+};
 
 /** LISTs one kind (paginated, all namespaces unless narrowed). */
 export type Lister = (apiVersion: string, kind: string, opts?: ListOptions) => Promise<{ items: Record<string, unknown>[]; resourceVersion: string }>;

@@ -297,20 +297,21 @@ export class KubeHttp {
 
   /**
    * LISTs every object of a kind (all namespaces unless given), following `continue` pages, each
-   * without `metadata.managedFields`: no reader needs them, they are often the larger part of a
+   * without `metadata.managedFields` unless asked to keep them: few readers need them, they are often the larger part of a
    * pod, and a PUT that leaves them out keeps the server's.
    */
-  async list<T extends KubeObject>(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number } = {}): Promise<{ items: T[]; resourceVersion: string }> {
+  async list<T extends KubeObject>(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number; managedFields?: 'keep' } = {}): Promise<{ items: T[]; resourceVersion: string }> {
     let path = await this.pathFor(apiVersion, kind, opts.namespace ?? '__all__');
     path = path.replace('/namespaces/__all__', '');
     const items: T[] = [];
     const strings = new Map<string, string>();
-    const stored = (it: T): T => ({ apiVersion, kind, ...it, ...(it.metadata ? { metadata: withoutManagedFields(it.metadata) } : {}) });
+    const keep = opts.managedFields === 'keep';
+    const stored = (it: T): T => ({ apiVersion, kind, ...it, ...(it.metadata && !keep ? { metadata: withoutManagedFields(it.metadata) } : {}) });
     let cont: string | undefined;
     let resourceVersion = '';
     do {
       const query = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit ?? 500, continue: cont };
-      const page = await this.request<ListPage<T>>('GET', path, { query, read: () => listPageReader(strings, stored) });
+      const page = await this.request<ListPage<T>>('GET', path, { query, read: () => listPageReader(strings, stored, { managedFields: opts.managedFields }) });
       for (const it of page.items) items.push(it);
       cont = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;

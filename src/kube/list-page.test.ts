@@ -45,6 +45,12 @@ describe('listPageReader', () => {
     }
   });
 
+  it('keeps managedFields when asked to', () => {
+    const reader = listPageReader<Item>(new Map(), (it) => it, { managedFields: 'keep' });
+    for (const chunk of byEvery(5)(JSON.stringify(withManaged))) reader.write(chunk);
+    expect(reader.end().items).toEqual(withManaged.items);
+  });
+
   it('leaves out items\' metadata.managedFields before parsing, and only those', () => {
     const text = JSON.stringify(withManaged);
     const seen: unknown[] = [];

@@ -64,8 +64,8 @@ function stringEnd(chunk: string, from: number): number {
  * item from the parsed one, once per item, in order. Text outside `items` (kind, metadata) is kept
  * and parsed at the end.
  */
-export function listPageReader<T>(strings: Map<string, string>, each: (item: T) => T): BodyReader<ListPage<T>> {
-  const reader = new PageReader<T>(strings, each);
+export function listPageReader<T>(strings: Map<string, string>, each: (item: T) => T, opts: { managedFields?: 'keep' } = {}): BodyReader<ListPage<T>> {
+  const reader = new PageReader<T>(strings, each, opts.managedFields === 'keep');
   return { write: (chunk) => reader.write(chunk), end: () => reader.end() };
 }
 
@@ -89,6 +89,7 @@ class PageReader<T> {
   constructor(
     private readonly strings: Map<string, string>,
     private readonly each: (item: T) => T,
+    private readonly keepManagedFields = false,
   ) {}
 
   private emit(text: string): void {
@@ -118,7 +119,7 @@ class PageReader<T> {
         if (stage === 1) {
           if (depth === 1) throw new SyntaxError('a LIST item that is not an object');
           if (depth === 2) metadataNext = chunk.startsWith('metadata":', i + 1);
-          else if (depth === 3 && inMetadata && !skipping && i > 0 && chunk.startsWith('managedFields":', i + 1)) {
+          else if (depth === 3 && inMetadata && !skipping && !this.keepManagedFields && i > 0 && chunk.startsWith('managedFields":', i + 1)) {
             // Not parsed at all: no reader needs it (see KubeHttp.list). Compact JSON only; any
             // other spelling is parsed and then dropped.
             const before = chunk.charCodeAt(i - 1);

@@ -9,6 +9,7 @@
 //                          availability it counted (ledger.ts)
 import type { CollectionSpec } from '../edge-state/contracts.js';
 import { asObj, metaOf, pick, type Obj } from '../kube/projection.js';
+import { lastStatusWriter } from '../kube/managed-fields.js';
 import { ACTIVE_PODS_COLLECTION, activePodsCollection } from '../kube/active-pods.js';
 import { PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, PUB_API_VERSION, PUB_KIND } from './types.js';
 
@@ -17,25 +18,32 @@ export const REPLICASETS_COLLECTION = 'pub-replicasets';
 export const PODS_COLLECTION = ACTIVE_PODS_COLLECTION;
 
 
+/** The projection's note of who last wrote the status (recorded.ts decides whether to seed from it). */
+export const STATUS_WRITER_FIELD = 'statusWriter';
+
 const STATUS_FIELDS = ['observedGeneration', 'unavailableAllowed', 'currentAvailable', 'desiredAvailable', 'totalReplicas', 'disruptedPods', 'unavailablePods'];
 
 /**
  * PUBs with their spec, the annotations PUB logic reads and the budget their status records: a
  * ledger the controller has not resynced yet is seeded from it (recorded.ts). Status writes reach
- * the edge through the observer (`podunavailablebudgets/status` UPDATE), whoever makes them.
+ * the edge through the observer (`podunavailablebudgets/status` UPDATE), whoever makes them; the
+ * projection notes who that was (managedFields).
  */
 export const pubsCollection: CollectionSpec = {
   name: PUBS_COLLECTION,
   apiVersion: PUB_API_VERSION,
   kind: PUB_KIND,
+  select: { managedFields: 'keep' },
   project: (obj) => {
     const meta = metaOf(obj);
     const annotations = pick((meta.annotations ?? {}) as Obj, [PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION]);
     const status = pick(asObj(obj.status), STATUS_FIELDS);
+    const statusWriter = Object.keys(status).length ? lastStatusWriter(meta) : undefined;
     return {
       metadata: { ...pick(meta, ['name', 'namespace', 'uid', 'generation', 'resourceVersion']), ...(Object.keys(annotations).length ? { annotations } : {}) },
       spec: obj.spec ?? {},
       ...(Object.keys(status).length ? { status } : {}),
+      ...(statusWriter ? { [STATUS_WRITER_FIELD]: statusWriter } : {}),
     };
   },
   writesStatus: true,

@@ -27,6 +27,14 @@ describe('recordedBudget', () => {
     expect(recordedBudget(withStatus(status))).toBeUndefined();
   });
 
+  it('records no budget from a status our own controller wrote: it may lag our own admissions', () => {
+    const status = { observedGeneration: 1, totalReplicas: 3, desiredAvailable: 2, currentAvailable: 3, unavailableAllowed: 1 };
+    const ours = { ...withStatus(status), statusWriter: 'kruise-serverless' } as PodUnavailableBudget;
+    const openKruise = { ...withStatus(status), statusWriter: 'kruise-manager' } as PodUnavailableBudget;
+    expect(recordedBudget(ours)).toBeUndefined();
+    expect(recordedBudget(openKruise)?.unavailableAllowed).toBe(1);
+  });
+
   it('seeds a ledger state that trusts the status from now on', () => {
     const r = recordedBudget(withStatus({ totalReplicas: 3, desiredAvailable: 2, currentAvailable: 2, unavailableAllowed: 0, unavailablePods: { a: '2026-01-01T00:00:00Z' } }))!;
     expect(seededBudget('web', r, 42)).toMatchObject({ pub: 'web', uid: 'uid-web', unavailableAllowed: 0, pods: {}, unavailablePods: { a: Date.parse('2026-01-01T00:00:00Z') }, resyncedAt: 42, refusals: {} });

@@ -2,10 +2,12 @@
 // webhook decides from. A ledger that has never been resynced for this PUB (the controller has not
 // run since the edge saw the PUB: a takeover from OpenKruise, a controller replica that wrote the
 // status, a new edge) is seeded from it the first time a check needs it, so the first decision is
-// the one OpenKruise would make. The controller's first resync then replaces the allowance with
+// the one OpenKruise would make; unless our own controller wrote it (see writtenByUs). The controller's first resync then replaces the allowance with
 // its own count and keeps the seeded disruptions until it sees them happen or they expire. Pure.
 import type { PubBudgetState } from './budget-state.js';
 import { protectedOperations, type PodUnavailableBudget, type PubOperation } from './types.js';
+import { STATUS_WRITER_FIELD } from './collections.js';
+import { FIELD_MANAGER } from '../kube/apply.js';
 
 /** What the handler read from the PUB object (pushed, or written through from a status write). */
 export type RecordedBudget = {
@@ -19,6 +21,15 @@ export type RecordedBudget = {
   disruptedPods: Record<string, number>;
   unavailablePods: Record<string, number>;
 };
+
+/**
+ * Our own controller mirrors the ledger into status after the webhook decides, so a status it
+ * wrote may miss the last admissions of an edge that has since lost its ledger: that budget waits
+ * for the controller's count instead. Another writer's status (OpenKruise's webhook writes it
+ * before admitting) is that writer's exact word.
+ */
+const writtenByUs = (pub: PodUnavailableBudget | undefined): boolean =>
+  (pub as Record<string, unknown> | undefined)?.[STATUS_WRITER_FIELD] === FIELD_MANAGER;
 
 const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
@@ -41,7 +52,7 @@ function times(m: unknown): Record<string, number> {
 export function recordedBudget(pub: PodUnavailableBudget | undefined): RecordedBudget | undefined {
   const s = pub?.status as Record<string, unknown> | undefined;
   const uid = pub?.metadata?.uid;
-  if (!s || !uid) return undefined;
+  if (!s || !uid || writtenByUs(pub)) return undefined;
   const [unavailableAllowed, desiredAvailable, currentAvailable, totalReplicas] = [s.unavailableAllowed, s.desiredAvailable, s.currentAvailable, s.totalReplicas].map(int);
   if (unavailableAllowed === undefined || desiredAvailable === undefined || currentAvailable === undefined || totalReplicas === undefined) return undefined;
   return {

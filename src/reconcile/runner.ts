@@ -1,13 +1,14 @@
 // One invocation of one reconciler: lease → observe → decide → act → release. Nothing is cached
 // between invocations; the lease only keeps two concurrent invocations from acting together.
 import type { KubeHttp } from '../kube/http.js';
+import { FIELD_MANAGER } from '../kube/apply.js';
 import { applyPlan } from './act.js';
 import { acquireLease, releaseLease, renewLease, type HeldLeases, type Lease } from './lease.js';
 import { emptyPlan, type Plan, type Reconciler, type RunReport, type Scope } from './types.js';
 import type { Ledgers } from '../edge-state/ledger.js';
 import { describeLedgerWrite } from './plan-format.js';
 
-export const COMPONENT = 'kruise-serverless';
+export const COMPONENT = FIELD_MANAGER;
 export const DEFAULT_LEASE_NAMESPACE = 'kruise-system';
 export const DEFAULT_LEASE_SECONDS = 60;
 
