@@ -3,7 +3,7 @@
 //   2. the cluster side: CRDs, namespace, RBAC and webhook configurations pointing at the edge
 //   3. the reconcilers, resyncing every `resyncSeconds` and on watch triggers; on a timer of the
 //      same period they push every collection the webhooks read to the edge
-// `validate-delete` alone is served by this process, reading the cluster live, as the README
+// `validate-delete` alone is served by this process, reading the cluster live, as docs/features/deletion-protection.md
 // advises for production (`--endpoint-url validate-delete=<Lambda function URL>`): a Cascading
 // CRD's deletion depends on its custom resources, which no observer can bring to the edge.
 // `stop()` removes the webhook configurations (a stopped edge must not block pod creation) and

@@ -65,4 +65,26 @@ describe('keepReconciling', () => {
     // At once, at the first check after the restart (every 2 s), then the period from there.
     expect(pushes.map((t) => t - start)).toEqual([0, 6_000, 36_000]);
   });
+
+  it('runs every reconciler in full at once when the edge lost its state (its ledgers with it)', async () => {
+    vi.useFakeTimers();
+    const stop = new AbortController();
+    const runs: number[] = [];
+    const run = async () => (runs.push(Date.now()), report);
+    let restartedAt = Infinity;
+    let pushedSince = false;
+    const push = async () => {
+      if (Date.now() >= restartedAt) pushedSince = true;
+    };
+    const lost = async () => Date.now() >= restartedAt && !pushedSince;
+    const start = Date.now();
+    restartedAt = start + 5_000;
+    const done = keepReconciling({ kube: {} as KubeHttp, reconcilers: [stuck], run, resyncEveryMs: 30_000, watch: false, signal: stop.signal }, { push, lost });
+    await vi.advanceTimersByTimeAsync(10_000);
+    stop.abort();
+    await done;
+    // The first resync, then one at the first check after the restart (not at 30 s), after the
+    // loop's 5 ms debounce of triggers.
+    expect(runs.map((t) => t - start)).toEqual([0, 6_005]);
+  });
 });

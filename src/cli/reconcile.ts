@@ -99,8 +99,12 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
  */
 export async function keepReconciling(loop: LoopOptions, pushes?: { push: () => Promise<void>; lost?: () => Promise<boolean> }): Promise<void> {
   const log = loop.log ?? (() => undefined);
-  const watch = pushes?.lost ? { checkEveryMs: LOST_STATE_CHECK_MS, lost: pushes.lost } : undefined;
-  await Promise.all([runLoop(loop), pushes ? pushEvery(loop.resyncEveryMs, pushes.push, loop.signal, log, watch) : undefined]);
+  // An edge that lost its state lost its ledgers too: the budgets are counted again at once, not
+  // at the next period (until then the webhooks wait for them, then refuse to spend them).
+  let resyncAll = () => undefined as void;
+  const lost = pushes?.lost;
+  const watch = lost ? { checkEveryMs: LOST_STATE_CHECK_MS, lost: async () => (await lost()) && (resyncAll(), true) } : undefined;
+  await Promise.all([runLoop({ ...loop, onDemand: (fn) => (resyncAll = fn) }), pushes ? pushEvery(loop.resyncEveryMs, pushes.push, loop.signal, log, watch) : undefined]);
 }
 
 /** How often the long-running mode asks the edge whether it still holds what was pushed. */

@@ -26,6 +26,8 @@ export type LoopOptions = {
   /** Watch reconciled and trigger kinds for prompt reaction (otherwise only the timer runs). */
   watch: boolean;
   onReport?: (r: RunReport, scope: Scope) => void;
+  /** Hands the caller a way to ask for a full run of every reconciler now (e.g. the edge lost its ledgers). */
+  onDemand?: (resyncAll: () => void) => void;
   log?: (m: string) => void;
   signal: AbortSignal;
 };
@@ -115,6 +117,8 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
     else pending.set(r, p);
     timer ??= setTimeout(flush, DEBOUNCE_MS);
   };
+
+  opts.onDemand?.(() => opts.reconcilers.forEach((r) => trigger(r)));
 
   let resyncing = false;
   const resync = async () => {
