@@ -87,6 +87,8 @@ const WATCHED = [
 /** Change → the controller's first status write for it: created or spec-changed objects, watched until status.observedGeneration reaches their generation. */
 export class ChangeLatency {
   readonly samples: number[] = [];
+  /** Each sample with when its change was made (to tell chaos windows apart). */
+  readonly timed: { at: number; ms: number; kind: string }[] = [];
   readonly byKind = new Map<string, number[]>();
   /** The slowest changes seen, slowest first: where a tail comes from. */
   readonly slowest: { what: string; ms: number }[] = [];
@@ -120,6 +122,7 @@ export class ChangeLatency {
     const left = list.filter((p) => {
       if (p.generation > observed) return true;
       this.samples.push(now - p.at);
+      this.timed.push({ at: p.at, ms: now - p.at, kind: p.kind });
       const kind = this.byKind.get(p.kind) ?? [];
       kind.push(now - p.at);
       this.byKind.set(p.kind, kind);
