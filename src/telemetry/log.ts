@@ -52,3 +52,6 @@ export function logLine(level: LogLevel, time: number, msg: string, fields: LogF
     return JSON.stringify({ level, time: record.time, msg, fieldsError: 'fields could not be serialized' });
   }
 }
+
+/** Writes nothing: the telemetry until a platform entry configures it (tests stay quiet). */
+export const SILENT_LOGGER: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, enabled: () => false };

@@ -1,8 +1,8 @@
 // The process's (isolate's, execution environment's) telemetry: the logger, the metrics port,
 // the health record /readyz reads, and where each admission's record goes. Platform entries
-// configure it once at start; shared code reads it through `telemetry()` at the moment it records,
+// configure it once at start (until then nothing is logged or recorded); shared code reads it through `telemetry()` at the moment it records,
 // so a hook is one call and no layer threads a recorder through its signatures.
-import { jsonLogger, type Logger } from './log.js';
+import { SILENT_LOGGER, type Logger } from './log.js';
 import { NO_METRICS, type MetricsPort } from './metrics.js';
 import { Health } from './health.js';
 import type { AdmissionRecord } from './admission-record.js';
@@ -20,7 +20,7 @@ export type Telemetry = {
   random: () => number;
 };
 
-const initial = (): Telemetry => ({ log: jsonLogger(), metrics: NO_METRICS, health: new Health(), admissionSinks: [], decisionSample: DEFAULT_DECISION_SAMPLE, random: Math.random });
+const initial = (): Telemetry => ({ log: SILENT_LOGGER, metrics: NO_METRICS, health: new Health(), admissionSinks: [], decisionSample: DEFAULT_DECISION_SAMPLE, random: Math.random });
 
 /** Every allowed admission gets its line unless KS_DECISION_LOG_SAMPLE says fewer. */
 export const DEFAULT_DECISION_SAMPLE = 1;
