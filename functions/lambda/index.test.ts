@@ -54,7 +54,7 @@ describe('the webhook Lambda handler', () => {
     const decision = parsed.find((l) => l.msg === 'admission');
     expect(decision).toMatchObject({ level: 'info', clusterId: 'c1', endpoint: 'probe', verdict: 'denied', code: 403, fallbacks: [] });
     const admissions = parsed.find((l) => 'ks_admissions_total' in l) as { _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } } & Record<string, unknown>;
-    expect(admissions._aws.CloudWatchMetrics).toEqual([{ Namespace: 'KruiseServerless', Dimensions: [['endpoint', 'verdict', 'code']], Metrics: [{ Name: 'ks_admissions_total', Unit: 'Count' }] }]);
+    expect(admissions._aws.CloudWatchMetrics).toEqual([{ Namespace: 'KruiseServerless', Dimensions: [['endpoint', 'verdict', 'code'], ['endpoint'], ['verdict'], ['code'], []], Metrics: [{ Name: 'ks_admissions_total', Unit: 'Count' }] }]);
     expect(admissions).toMatchObject({ endpoint: 'probe', verdict: 'denied', code: '403', ks_admissions_total: 1 });
     expect(parsed.find((l) => 'ks_admission_duration_seconds' in l)).toMatchObject({ endpoint: 'probe', verdict: 'denied' });
     expect(lines.join('\n')).not.toContain(secret);

@@ -11,11 +11,11 @@ describe('EMF lines', () => {
     emf.set('stateAge', { collection: 'pods' }, 3);
     emf.set('stateAge', { collection: 'pods' }, 4);
     expect(emf.flush().map((l) => JSON.parse(l) as unknown)).toEqual([
-      { _aws: { Timestamp: 1_700_000_000_000, CloudWatchMetrics: [{ Namespace: 'KruiseServerless', Dimensions: [['endpoint', 'verdict', 'code']], Metrics: [{ Name: 'ks_admissions_total', Unit: 'Count' }] }] },
+      { _aws: { Timestamp: 1_700_000_000_000, CloudWatchMetrics: [{ Namespace: 'KruiseServerless', Dimensions: [['endpoint', 'verdict', 'code'], ['endpoint'], ['verdict'], ['code'], []], Metrics: [{ Name: 'ks_admissions_total', Unit: 'Count' }] }] },
         endpoint: 'mutate-pod', verdict: 'allowed', code: '200', ks_admissions_total: 2 },
       { _aws: { Timestamp: 1_700_000_000_000, CloudWatchMetrics: [{ Namespace: 'KruiseServerless', Dimensions: [[]], Metrics: [{ Name: 'ks_api_queue_wait_seconds', Unit: 'Seconds' }] }] },
         ks_api_queue_wait_seconds: [0.001, 0.002] },
-      { _aws: { Timestamp: 1_700_000_000_000, CloudWatchMetrics: [{ Namespace: 'KruiseServerless', Dimensions: [['collection']], Metrics: [{ Name: 'ks_state_age_seconds', Unit: 'Seconds' }] }] },
+      { _aws: { Timestamp: 1_700_000_000_000, CloudWatchMetrics: [{ Namespace: 'KruiseServerless', Dimensions: [['collection'], []], Metrics: [{ Name: 'ks_state_age_seconds', Unit: 'Seconds' }] }] },
         collection: 'pods', ks_state_age_seconds: 4 },
     ]);
     expect(emf.flush()).toEqual([]);

@@ -9,6 +9,15 @@ export const EMF_NAMESPACE = 'KruiseServerless';
 /** EMF allows at most 100 values per metric in one line. */
 const MAX_VALUES = 100;
 
+/**
+ * The metric by all its labels, by each label alone, and without any: CloudWatch alarms match
+ * dimensions exactly, so the roll-ups are what an alarm can watch (all failed pushes, every fallback).
+ */
+export function dimensionSets(labels: readonly string[]): string[][] {
+  if (labels.length === 0) return [[]];
+  return [[...labels], ...(labels.length > 1 ? labels.map((l) => [l]) : []), []];
+}
+
 type Held = { key: MetricKey; labels: Record<string, string>; values: number[] };
 
 export class EmfMetrics implements MetricsPort {
@@ -37,7 +46,7 @@ export class EmfMetrics implements MetricsPort {
       for (let i = 0; i < h.values.length; i += MAX_VALUES) {
         const chunk = h.values.slice(i, i + MAX_VALUES);
         lines.push(JSON.stringify({
-          _aws: { Timestamp: timestamp, CloudWatchMetrics: [{ Namespace: this.namespace, Dimensions: [Object.keys(h.labels)], Metrics: [{ Name: m.name, Unit: unit }] }] },
+          _aws: { Timestamp: timestamp, CloudWatchMetrics: [{ Namespace: this.namespace, Dimensions: dimensionSets(Object.keys(h.labels)), Metrics: [{ Name: m.name, Unit: unit }] }] },
           ...h.labels,
           [m.name]: chunk.length === 1 ? chunk[0] : chunk,
         }));
