@@ -1,7 +1,8 @@
 // The process's (isolate's, execution environment's) telemetry: the logger, the metrics port,
 // the health record /readyz reads, and where each admission's record goes. Platform entries
-// configure it once at start (until then nothing is logged or recorded); shared code reads it through `telemetry()` at the moment it records,
-// so a hook is one call and no layer threads a recorder through its signatures.
+// configure it once at start (until then nothing is logged or recorded). Shared code reads it
+// through `telemetry()` when it records, so a hook is one call and no layer threads a recorder
+// through its signatures.
 import { SILENT_LOGGER, type Logger } from './log.js';
 import { NO_METRICS, type MetricsPort } from './metrics.js';
 import { Health } from './health.js';
