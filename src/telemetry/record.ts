@@ -24,6 +24,7 @@ export function recordStateRead(collection: string, ageMs: number): void {
   if (Number.isFinite(ageMs)) t.metrics.set('stateAge', { collection }, Math.max(0, ageMs) / 1000);
 }
 
+/** A run's outcome: metrics only (the loop and the Lambda handler report failures in their own lines). */
 export type RunOutcome = { acted: boolean; dryRun: boolean; failedWrites: number } | { threw: unknown };
 
 export function recordReconcileRun(kind: string, outcome: RunOutcome, durationMs: number): void {
@@ -34,7 +35,6 @@ export function recordReconcileRun(kind: string, outcome: RunOutcome, durationMs
   const errors = threw ? 1 : outcome.failedWrites;
   if (errors) t.metrics.count('reconcileErrors', { kind }, errors);
   t.metrics.observe('reconcileSeconds', { kind }, durationMs / 1000);
-  if (threw) t.log.error('reconcile run failed', { kind, error: outcome.threw });
 }
 
 /** One API call attempt: `code` 0 when no answer came. */
