@@ -42,8 +42,8 @@ export type ReconcileOptions = {
   metricsPort?: number | 'off';
 };
 
-/** Where the long-running loop serves /metrics, /readyz and /healthz unless KS_METRICS_PORT says otherwise. */
-export const DEFAULT_METRICS_PORT = 9090;
+/** Where the long-running loop serves /metrics, /readyz and /healthz unless KS_METRICS_PORT says otherwise (not 9090: a Prometheus server on the same host uses it). */
+export const DEFAULT_METRICS_PORT = 9464;
 /** A pushed collection older than this (or three push periods, if longer) makes the loop unready. */
 const MAX_PUSH_AGE_MS = 180_000;
 
