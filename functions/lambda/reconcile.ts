@@ -16,7 +16,7 @@ import { wireReconcileHandler } from '../../src/aws/reconcile-wiring.js';
 import type { RequeueQueue } from '../../src/aws/requeue.js';
 import { sqsRequeueQueue } from '../../src/aws/sqs-fetch.js';
 import { edgeFromEnv } from '../node/ports.js';
-import { flushingAfter, lambdaTelemetry } from '../../src/telemetry/lambda.js';
+import { flushingAfter, lambdaTelemetry, type StdoutWrite } from '../../src/telemetry/lambda.js';
 import { telemetry } from '../../src/telemetry/telemetry.js';
 
 export { kubeSourceFromEnv };
@@ -33,7 +33,7 @@ async function handlerFromEnv(env: Record<string, string | undefined>): Promise<
     // One invocation at a time per execution environment, so its log stream names the lease holder;
     // runReconciler releases the lease when done.
     identity: `lambda-${env.AWS_LAMBDA_LOG_STREAM_NAME ?? process.pid}`,
-    log: logLine,
+    log: reconcileLogLine,
     resyncEveryMs: resyncSecondsFromEnv(env) * 1000,
     ...(edge ? { edge } : {}),
     ...(queue ? { queue } : {}),
@@ -41,7 +41,7 @@ async function handlerFromEnv(env: Record<string, string | undefined>): Promise<
 }
 
 /** The invocation's summary (a JSON line) as a field of its log line; other messages as they are. */
-function logLine(m: string): void {
+export function reconcileLogLine(m: string): void {
   let summary: { ok?: unknown } | undefined;
   try {
     summary = m.startsWith('{') ? (JSON.parse(m) as { ok?: unknown }) : undefined;
@@ -69,13 +69,25 @@ export function resyncSecondsFromEnv(env: Record<string, string | undefined>): n
   return seconds;
 }
 
-let wired: Promise<ReconcileHandler> | undefined;
-const flushMetrics = lambdaTelemetry(process.env);
-export const handler = flushingAfter(async (event: unknown, context?: unknown): Promise<ReconcileSummary | SqsBatchResponse> => {
-  if (!wired) {
-    const wiring = handlerFromEnv(process.env);
-    wiring.catch(() => wired === wiring && (wired = undefined));
-    wired = wiring;
-  }
-  return lambdaResult(await (await wired)(event, context));
-}, flushMetrics);
+/**
+ * The Lambda entry over a wiring (production: the environment's, handlerFromEnv). Its JSON logs
+ * and the invocation's EMF metrics go to `write` (stdout).
+ */
+export function makeReconcileLambda(
+  env: Record<string, string | undefined>,
+  wire: (env: Record<string, string | undefined>) => Promise<ReconcileHandler> = handlerFromEnv,
+  write?: StdoutWrite,
+): (event: unknown, context?: unknown) => Promise<ReconcileSummary | SqsBatchResponse> {
+  const flushMetrics = lambdaTelemetry(env, write);
+  let wired: Promise<ReconcileHandler> | undefined;
+  return flushingAfter(async (event: unknown, context?: unknown) => {
+    if (!wired) {
+      const wiring = wire(env);
+      wiring.catch(() => wired === wiring && (wired = undefined));
+      wired = wiring;
+    }
+    return lambdaResult(await (await wired)(event, context));
+  }, flushMetrics);
+}
+
+export const handler = makeReconcileLambda(process.env);
