@@ -29,6 +29,8 @@ import { reconcile } from '../src/cli/reconcile.js';
 import { serverKeepsNameLabel } from '../src/install/server-version.js';
 import { deletionProtectionFeature } from '../src/deletion-protection/index.js';
 import { startNodeServer } from '../functions/node/server.js';
+import { parseMetricsPort } from '../src/telemetry/node.js';
+import { startMetricsListener } from '../src/telemetry/metrics-listener.js';
 import { startLocalWorker, type LocalWorker } from './local-worker.js';
 import { startTcpRelay, type TcpRelay } from './tcp-relay.js';
 
@@ -72,6 +74,8 @@ export type System = {
   restartEdge(): Promise<void>;
   /** Cuts (false) or restores (true) the relay in front of the edge; needs `relay`. */
   edgeReachable(reachable: boolean): void;
+  /** Where this process serves /metrics, /readyz and /healthz (absent with KS_METRICS_PORT=off). */
+  metricsUrl?: string;
   /** Stops the loop, removes the webhook configurations, releases the guardian, stops the edge. Idempotent. */
   stop(): Promise<void>;
 };
@@ -144,6 +148,11 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
   await applyClusterSide(kube, clusterSide(endpoints, false), { log: opts.verbose ? log : undefined });
   log(`cluster side installed: ${crds.length} CRDs, ${endpoints.length} webhook endpoints (${endpoints.map((e) => e.path).join(', ') || 'no feature registers one yet'})`);
 
+  // /metrics, /readyz, /healthz of this process (the loop and validate-delete's server): KS_METRICS_PORT, any free port by default.
+  const metricsPort = parseMetricsPort(process.env.KS_METRICS_PORT, 0);
+  const metrics = metricsPort === 'off' ? undefined : await startMetricsListener(metricsPort, '127.0.0.1');
+  if (metrics) log(`metrics on ${metrics.url}/metrics, readiness on ${metrics.url}/readyz`);
+
   const loop = new AbortController();
   // Every open watch (one per reconciled and trigger kind) listens for this abort while it is
   // open: dozens at once by design, not a leak.
@@ -151,7 +160,7 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
   const running = reconcile(kube, {
     once: false, dryRun: false, resyncSeconds: opts.resyncSeconds, watch: true, signal: loop.signal,
     edge: { url, clusterId, syncToken: creds.syncToken, caFile: pki.caCert },
-    verbose: opts.verbose, log: (m) => log(`reconcile: ${m}`), out: (m) => log(`reconcile: ${m}`),
+    verbose: opts.verbose, log: (m) => log(`reconcile: ${m}`), out: (m) => log(`reconcile: ${m}`), metricsPort: 'off',
   }).then(() => undefined);
 
   const restartEdge = async () => {
@@ -183,11 +192,12 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
     // The API server keeps connections open: don't let them hold the exit.
     await Promise.race([live.close(), new Promise((r) => setTimeout(r, 2000))]);
     await worker.dispose();
+    await metrics?.close();
     kube.close();
   })());
 
   return {
-    kubeconfig: opts.kubeconfig, kube, edge, running, restartEdge, stop,
+    kubeconfig: opts.kubeconfig, kube, edge, running, restartEdge, stop, ...(metrics ? { metricsUrl: metrics.url } : {}),
     edgeReachable(reachable) {
       if (!relay) throw new Error('edgeReachable needs a system started with relay: true');
       relay.forward(reachable);

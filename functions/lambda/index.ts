@@ -5,6 +5,7 @@
 //   KS_EVENT_BUS_NAME (optional: publish change events for reconciled kinds, and debounced ones for
 //     workload pods' status changes, to this EventBridge bus)
 //   KS_EDGE_URL + KS_SYNC_TOKEN (optional: the edge whose ledgers hold this cluster's budgets)
+//   KS_LOG_LEVEL, KS_DECISION_LOG_SAMPLE: JSON logs and decision lines; metrics go out as EMF (docs/metrics.md)
 // Concurrent Lambda instances share no memory, so budgets are never kept here: with an edge they
 // are the edge's ledgers; without one there are none, and handlers follow their declared fallback.
 import { handle } from 'hono/aws-lambda';
@@ -18,10 +19,13 @@ import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import { edgeFromEnv, livePortsFrom } from '../node/ports.js';
 import { kubeSourceFromEnv } from '../../src/aws/kube-source-env.js';
 import { EventBridgeSink } from '../../src/aws/change-events.js';
+import { flushingAfter, lambdaTelemetry, type StdoutWrite } from '../../src/telemetry/lambda.js';
+import { telemetry } from '../../src/telemetry/telemetry.js';
 
 type LambdaHandler = ReturnType<typeof handle>;
 
-export function makeLambdaHandler(features: readonly Feature[], env: Record<string, string | undefined> = process.env): LambdaHandler {
+export function makeLambdaHandler(features: readonly Feature[], env: Record<string, string | undefined> = process.env, write?: StdoutWrite): LambdaHandler {
+  const flushMetrics = lambdaTelemetry(env, write);
   let app: Promise<Hono> | undefined;
   const clusterId = env.KS_CLUSTER_ID ?? '';
   const edge = edgeFromEnv(env, clusterId);
@@ -31,7 +35,7 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
     // included, so `install` sees it (src/install/probe-wait.ts).
     await kube();
     const sink = env.KS_EVENT_BUS_NAME ? new EventBridgeSink(new EventBridgeClient({}), { eventBusName: env.KS_EVENT_BUS_NAME }) : undefined;
-    const onError = (e: unknown) => console.error(`change event not published: ${String(e)}`);
+    const onError = (e: unknown) => telemetry().log.error('change event not published', { error: String(e) });
     const pods = workloadPods(features);
     return buildApp(livePortsFrom(kube, {
       clusterId,
@@ -53,7 +57,7 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
         : {}),
     }));
   };
-  const handler: LambdaHandler = async (event, context) => {
+  const handler = async (event: Parameters<LambdaHandler>[0], context: Parameters<LambdaHandler>[1]) => {
     if (!app) {
       const made = makeApp();
       // A failure (cluster unreachable, secret unreadable) is retried by the next invocation
@@ -63,7 +67,7 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
     }
     return handle(await app)(event, context);
   };
-  return handler;
+  return flushingAfter(handler, flushMetrics) as LambdaHandler;
 }
 
 export const handler = makeLambdaHandler(FEATURES);

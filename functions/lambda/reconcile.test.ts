@@ -1,6 +1,10 @@
 import { GetSecretValueCommand, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';
-import { kubeSourceFromEnv, requeueQueueFromEnv, resyncSecondsFromEnv } from './reconcile.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kubeSourceFromEnv, makeReconcileLambda, reconcileLogLine, requeueQueueFromEnv, resyncSecondsFromEnv } from './reconcile.js';
+import { makeReconcileHandler } from '../../src/aws/reconcile-handler.js';
+import { emptyPlan, type Reconciler, type RunReport } from '../../src/reconcile/types.js';
 
 describe('kubeSourceFromEnv', () => {
   const caData = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n').toString('base64');
@@ -54,5 +58,29 @@ describe('environment', () => {
 
   it.each(['-1', '1.5', 'a minute', ''])('KS_RESYNC_SECONDS=%j is refused', (value) => {
     expect(() => resyncSecondsFromEnv({ KS_RESYNC_SECONDS: value })).toThrow('expected whole seconds');
+  });
+});
+
+describe('the reconcile Lambda\'s stdout', () => {
+  const scheduled = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'lambda', 'scheduled-event.json'), 'utf8')) as unknown;
+  const reconciler = (kind: string): Reconciler => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind, observe: async () => undefined, decide: () => emptyPlan() });
+  const run = async (r: Reconciler): Promise<RunReport> => {
+    if (r.kind === 'SidecarSet') throw new Error('list failed');
+    return { reconciler: r.kind, acted: true, dryRun: false, plan: emptyPlan(), applied: 1, conflicts: 0, failed: [{ write: 'patch CloneSet default/web', error: 'conflict' }], apiCalls: 3, durationMs: 5 };
+  };
+
+  it('the invocation summary as a JSON log line, then its EMF metrics: runs by kind and result, errors, durations', async () => {
+    const lines: string[] = [];
+    const handler = makeReconcileLambda({}, async () => makeReconcileHandler({ reconcilers: [reconciler('CloneSet'), reconciler('SidecarSet')], run, clusterId: 'example', log: reconcileLogLine }), (l) => lines.push(l));
+    await handler(scheduled);
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(parsed[0]).toMatchObject({ level: 'warn', msg: 'reconcile invocation', summary: { ok: false, trigger: 'schedule' } });
+    const metric = (name: string, dims: Record<string, string>) => parsed.find((l) => name in l && Object.entries(dims).every(([k, v]) => l[k] === v));
+    expect(metric('ks_reconcile_runs_total', { kind: 'CloneSet', result: 'failed' })).toMatchObject({ ks_reconcile_runs_total: 1 });
+    expect(metric('ks_reconcile_runs_total', { kind: 'SidecarSet', result: 'failed' })).toMatchObject({ ks_reconcile_runs_total: 1 });
+    expect(metric('ks_reconcile_errors_total', { kind: 'CloneSet' })).toMatchObject({ ks_reconcile_errors_total: 1 });
+    const runs = metric('ks_reconcile_runs_total', { kind: 'CloneSet' }) as { _aws: { CloudWatchMetrics: { Namespace: string }[] } };
+    expect(runs._aws.CloudWatchMetrics[0]!.Namespace).toBe('KruiseServerless');
+    expect(metric('ks_reconcile_duration_seconds', { kind: 'SidecarSet' })).toBeDefined();
   });
 });

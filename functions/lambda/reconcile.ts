@@ -8,6 +8,7 @@
 //   KS_REQUEUE_QUEUE_URL        the SQS queue for wake-ups (unset: they are logged as not scheduled)
 //   KS_RESYNC_SECONDS           the schedule's period (60; 0 = no schedule): wake-ups due after the
 //                               next scheduled resync are not sent, as that resync covers them
+//   KS_LOG_LEVEL                JSON logs; metrics go out as EMF lines (docs/metrics.md)
 import { credentialsFromEnv } from '../../src/aws/eks-token.js';
 import { kubeSourceFromEnv } from '../../src/aws/kube-source-env.js';
 import { lambdaResult, type ReconcileHandler, type ReconcileSummary, type SqsBatchResponse } from '../../src/aws/reconcile-handler.js';
@@ -15,6 +16,8 @@ import { wireReconcileHandler } from '../../src/aws/reconcile-wiring.js';
 import type { RequeueQueue } from '../../src/aws/requeue.js';
 import { sqsRequeueQueue } from '../../src/aws/sqs-fetch.js';
 import { edgeFromEnv } from '../node/ports.js';
+import { flushingAfter, lambdaTelemetry, type StdoutWrite } from '../../src/telemetry/lambda.js';
+import { telemetry } from '../../src/telemetry/telemetry.js';
 
 export { kubeSourceFromEnv };
 
@@ -30,11 +33,23 @@ async function handlerFromEnv(env: Record<string, string | undefined>): Promise<
     // One invocation at a time per execution environment, so its log stream names the lease holder;
     // runReconciler releases the lease when done.
     identity: `lambda-${env.AWS_LAMBDA_LOG_STREAM_NAME ?? process.pid}`,
-    log: (m) => console.log(m),
+    log: reconcileLogLine,
     resyncEveryMs: resyncSecondsFromEnv(env) * 1000,
     ...(edge ? { edge } : {}),
     ...(queue ? { queue } : {}),
   });
+}
+
+/** The invocation's summary (a JSON line) as a field of its log line; other messages as they are. */
+export function reconcileLogLine(m: string): void {
+  let summary: { ok?: unknown } | undefined;
+  try {
+    summary = m.startsWith('{') ? (JSON.parse(m) as { ok?: unknown }) : undefined;
+  } catch {
+    summary = undefined;
+  }
+  if (summary) telemetry().log[summary.ok === false ? 'warn' : 'info']('reconcile invocation', { summary });
+  else telemetry().log.info(m);
 }
 
 /** KS_REQUEUE_QUEUE_URL: SendMessageBatch signed with the execution role's credentials. */
@@ -54,12 +69,25 @@ export function resyncSecondsFromEnv(env: Record<string, string | undefined>): n
   return seconds;
 }
 
-let wired: Promise<ReconcileHandler> | undefined;
-export const handler = async (event: unknown, context?: unknown): Promise<ReconcileSummary | SqsBatchResponse> => {
-  if (!wired) {
-    const wiring = handlerFromEnv(process.env);
-    wiring.catch(() => wired === wiring && (wired = undefined));
-    wired = wiring;
-  }
-  return lambdaResult(await (await wired)(event, context));
-};
+/**
+ * The Lambda entry over a wiring (production: the environment's, handlerFromEnv). Its JSON logs
+ * and the invocation's EMF metrics go to `write` (stdout).
+ */
+export function makeReconcileLambda(
+  env: Record<string, string | undefined>,
+  wire: (env: Record<string, string | undefined>) => Promise<ReconcileHandler> = handlerFromEnv,
+  write?: StdoutWrite,
+): (event: unknown, context?: unknown) => Promise<ReconcileSummary | SqsBatchResponse> {
+  const flushMetrics = lambdaTelemetry(env, write);
+  let wired: Promise<ReconcileHandler> | undefined;
+  return flushingAfter(async (event: unknown, context?: unknown) => {
+    if (!wired) {
+      const wiring = wire(env);
+      wiring.catch(() => wired === wiring && (wired = undefined));
+      wired = wiring;
+    }
+    return lambdaResult(await (await wired)(event, context));
+  }, flushMetrics);
+}
+
+export const handler = makeReconcileLambda(process.env);

@@ -2,6 +2,7 @@
 //   KS_CLUSTER_ID, KS_CLUSTERS_FILE (registry JSON), KS_TLS_CERT, KS_TLS_KEY, KS_PORT (8443),
 //   KUBECONFIG (or in-cluster service account),
 //   KS_EDGE_URL + KS_SYNC_TOKEN (optional: use that edge's ledgers)
+//   KS_LOG_LEVEL, KS_DECISION_LOG_SAMPLE (docs/metrics.md); GET /metrics, /readyz, /healthz on the same port
 // Ledgers (budgets) are kept in this process, which is their one authority: right for a single
 // replica. Several replicas would each grant the whole budget, so they must share the edge's
 // ledgers instead (KS_EDGE_URL + KS_SYNC_TOKEN).
@@ -15,6 +16,8 @@ import type { EdgeTarget } from '../../src/edge-state/push.js';
 import { FEATURES, ledgerKinds } from '../../src/registry.js';
 import { type Feature } from '../../src/feature.js';
 import { edgeFromEnv, livePorts } from './ports.js';
+import { nodeTelemetry, observabilityResponse } from '../../src/telemetry/node.js';
+import { telemetry } from '../../src/telemetry/telemetry.js';
 
 export type NodeServerOptions = {
   clusterId: string;
@@ -34,9 +37,12 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<{ server
   const ledgers = opts.edge ? remoteLedgers(opts.edge) : new MemoryLedgers(ledgerKinds(features));
   const ports = await livePorts({ ...opts, features, ledgers });
   const app = buildApp(ports);
+  const metrics = nodeTelemetry();
+  // /metrics, /readyz and /healthz on the webhook port itself (Prometheus scrapes it over HTTPS).
+  const fetch = async (req: Request) => (await observabilityResponse(req, metrics)) ?? app.fetch(req);
   const hostname = opts.hostname ?? '127.0.0.1';
   const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: opts.port, hostname, createServer, serverOptions: { cert: opts.tlsCert, key: opts.tlsKey } }, () => resolve(s));
+    const s = serve({ fetch, port: opts.port, hostname, createServer, serverOptions: { cert: opts.tlsCert, key: opts.tlsKey } }, () => resolve(s));
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
@@ -63,5 +69,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     hostname: process.env.KS_HOST ?? '0.0.0.0',
     ...(edge ? { edge } : {}),
   });
-  console.error(`kruise-serverless webhooks on ${s.url}`);
+  telemetry().log.info('kruise-serverless webhooks listening', { url: s.url });
 }

@@ -17,6 +17,7 @@ import type { AdmittedWrite } from '../../src/edge-state/admitted.js';
 import { requestReader, type StampedCache } from '../../src/edge-state/stamped-reads.js';
 import { cachedRegistry } from '../../src/edge-state/credentials-cache.js';
 import type { DurableObjectNamespace, DurableObjectStub, Env } from './platform.js';
+import { telemetry } from '../../src/telemetry/telemetry.js';
 import { eventBridgeSink } from './event-sink.js';
 
 const routeMethod = (route: ClusterRoute): string => CLUSTER_ROUTES[route].method;
@@ -63,7 +64,7 @@ function changesPort(env: Env, kinds: ReadonlySet<string>, opts: EdgePortsOption
     sink, kinds, ledgerKinds: opts.ledgerKinds ?? [],
     ...(opts.relatedObjects ? { related: opts.relatedObjects } : {}),
     ...(opts.workloadPods?.length ? { workloadPods: opts.workloadPods, debounce: clusterDebouncer(env) } : {}),
-    onError: (e) => console.error(`change event not published: ${String(e)}`),
+    onError: (e) => telemetry().log.error('change event not published', { error: String(e) }),
   };
 }
 

@@ -7,12 +7,14 @@ import { changeKinds, featureExplainers, ledgerKinds, relatedObjects, stateColle
 import { type Feature } from '../../src/feature.js';
 import { edgePorts } from './edge-ports.js';
 import type { Env } from './platform.js';
+import { configureWorkerTelemetry } from './analytics.js';
 
 export function makeWorker(features: readonly Feature[]) {
   let app: Promise<Hono> | undefined;
   return {
     // The execution context lets the app finish publishing change events after it has answered (waitUntil).
     async fetch(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
+      if (!app) configureWorkerTelemetry(env);
       app ??= edgePorts(env, webhookEndpoints(features), {
         changeKinds: changeKinds(features), ledgerKinds: ledgerKinds(features), relatedObjects: relatedObjects(features),
         collections: stateCollections(features), workloadPods: workloadPods(features),

@@ -25,6 +25,11 @@ export interface DurableObjectNamespace {
   get(id: unknown): DurableObjectStub;
 }
 
+/** An Analytics Engine dataset binding. */
+export interface AnalyticsEngineDataset {
+  writeDataPoint(point: { indexes?: string[]; blobs?: string[]; doubles?: number[] }): void;
+}
+
 export type Env = {
   /** One Durable Object per cluster: credentials and pushed state. */
   CLUSTERS: DurableObjectNamespace;
@@ -37,6 +42,11 @@ export type Env = {
   AWS_REGION?: string;
   AWS_ACCESS_KEY_ID?: string;
   AWS_SECRET_ACCESS_KEY?: string;
+  /** Admission data points (functions/worker/analytics.ts); none written when unbound. */
+  ADMISSIONS?: AnalyticsEngineDataset;
+  /** debug|info|warn|error (default info), and the share of plain allows logged (default 1). */
+  KS_LOG_LEVEL?: string;
+  KS_DECISION_LOG_SAMPLE?: string;
   /** Tests only: an EventBridge stand-in on loopback. */
   KS_EVENTBRIDGE_ENDPOINT?: string;
 };

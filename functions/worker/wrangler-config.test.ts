@@ -16,4 +16,8 @@ describe('wrangler.toml', () => {
     expect(config.logpush).toBe(false);
     expect(config.tail_consumers ?? []).toEqual([]);
   });
+
+  it('binds the ADMISSIONS Analytics Engine dataset the Worker writes a data point per admission to', () => {
+    expect(config.analytics_engine_datasets).toEqual([{ binding: 'ADMISSIONS', dataset: 'kruise_serverless_admissions' }]);
+  });
 });

@@ -7,6 +7,8 @@ import { parse } from 'yaml';
 import { CFN_TAGS } from './cfn-tags.js';
 import { LAMBDA_BANNER, LAMBDA_ENTRIES, LAMBDA_EXTERNAL, LAMBDA_TARGET } from '../../scripts/lambda-bundle.js';
 import { CHANGE_EVENT_DETAIL_TYPE, CHANGE_EVENT_SOURCE } from '../../src/aws/change-events.js';
+import { EMF_NAMESPACE, dimensionSets } from '../../src/telemetry/emf.js';
+import { METRICS } from '../../src/telemetry/catalog.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -280,6 +282,20 @@ describe('alarms', () => {
     ['wake-ups dead-lettered', 'AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'RequeueDeadLetterQueue'],
   ])('%s raises an alarm', (_what, namespace, metric, resource) => {
     expect(watched(namespace, metric).some((a) => names(a).includes(`"${resource}`))).toBe(true);
+  });
+
+  // The functions' EMF metrics: alarms watch the roll-ups the EMF lines declare (src/telemetry/emf.ts).
+  it.each([
+    ['reconcile runs or writes failing', 'ks_reconcile_errors_total', {}],
+    ['pushes to the edge failing', 'ks_pushes_total', { result: 'failed' }],
+    ['webhook handlers falling back', 'ks_admission_fallbacks_total', {}],
+  ])('%s raises an alarm on a metric the code emits, with a dimension set it declares', (_what, metric, dims) => {
+    const alarm = watched(EMF_NAMESPACE, metric)[0];
+    expect(alarm).toBeDefined();
+    expect(Object.fromEntries(alarm!.Dimensions.map((d) => [d.Name, d.Value]))).toEqual(dims);
+    const def = Object.values(METRICS).find((m) => m.name === metric)!;
+    expect(def.type).toBe('counter');
+    expect(dimensionSets(def.labels)).toContainEqual(Object.keys(dims));
   });
 
   it('notify the optional topic', () => {

@@ -9,6 +9,8 @@ import { admissionReview, type AdmissionReviewResponse, type Outcome } from './r
 import { parseReview, type ParsedReview } from './review.js';
 import type { AdmissionInput, HandlerMatch, RegisteredHandler, StateNeeds, Verdict, WebhookEndpoint } from './types.js';
 import { snapshotAge, type ClusterState, type Snapshot } from '../edge-state/contracts.js';
+import { recordAdmission, recordStateRead } from '../telemetry/record.js';
+import { admissionRecord } from './admission-telemetry.js';
 
 export type AdmitOptions = {
   clusterId: string;
@@ -59,6 +61,13 @@ export type AdmitResult =
 const MAX_ERROR_MESSAGE = 512;
 
 export async function admit(endpoint: WebhookEndpoint, body: string, opts: AdmitOptions): Promise<AdmitResult> {
+  const started = performance.now();
+  const result = await decideReview(endpoint, body, opts);
+  recordAdmission(admissionRecord(endpoint.path, opts.clusterId, result, performance.now() - started));
+  return result;
+}
+
+async function decideReview(endpoint: WebhookEndpoint, body: string, opts: AdmitOptions): Promise<AdmitResult> {
   let parsed: ParsedReview;
   try {
     parsed = parseReview(body, opts.clusterId);
@@ -332,6 +341,7 @@ function memoized(state: ClusterState): MemoizedState {
   const reads = new Map<string, Promise<Snapshot | undefined>>();
   const read = (name: string) => {
     const p = Promise.resolve().then(() => state.collection(name));
+    p.then((snap) => snap && recordStateRead(name, snapshotAge(snap, Date.now())), () => undefined);
     reads.set(name, p);
     return p;
   };

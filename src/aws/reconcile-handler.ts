@@ -11,6 +11,7 @@ import { coveredByResync, dedupeRequeues, requeueFor, scheduledRequeueFor, toQue
 import { routeEvent, type PlannedRun, type Route } from './route-event.js';
 import { isSqsEvent, routeSqsRecords } from './route-sqs.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
+import { recordReconcileRun } from '../telemetry/record.js';
 
 export type ReconcileDeps = {
   reconcilers: readonly Reconciler[];
@@ -198,8 +199,10 @@ async function runOne(run: ReconcileDeps['run'], reconciler: Reconciler, scope: 
   const started = Date.now();
   try {
     const r = await run(reconciler, scope);
+    recordReconcileRun(reconciler.kind, { acted: r.acted, dryRun: r.dryRun, failedWrites: r.failed.length }, Date.now() - started);
     return { summary: { ...head, acted: r.acted, applied: r.applied, conflicts: r.conflicts, failed: r.failed.length, apiCalls: r.apiCalls, durationMs: r.durationMs }, report: r };
   } catch (e) {
+    recordReconcileRun(reconciler.kind, { threw: e }, Date.now() - started);
     return { summary: { ...head, acted: false, applied: 0, conflicts: 0, failed: 0, apiCalls: 0, durationMs: Date.now() - started, error: e instanceof Error ? e.message : String(e) } };
   }
 }

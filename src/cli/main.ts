@@ -25,6 +25,8 @@ import { cluster, ClusterUsageError } from './cluster.js';
 import { deploy } from './deploy.js';
 import { DeployOptionError } from '../deploy/plan.js';
 import { reconcile, type ReconcileOptions } from './reconcile.js';
+import { nodeTelemetry } from '../telemetry/node.js';
+import { telemetry } from '../telemetry/telemetry.js';
 import { rollout, RolloutUsageError } from './rollout.js';
 
 const USAGE = `Usage:
@@ -244,7 +246,9 @@ async function reconcileCommand(v: Values): Promise<number> {
   await withKube(v.kubeconfig, async (kube) => {
     code = await reconcile(kube, {
       once: !!v.once, dryRun: !!v['dry-run'], ...(v.kind ? { kind: v.kind } : {}), ...(v.identity ? { identity: v.identity } : {}),
-      resyncSeconds: resync, watch: !v['no-watch'], verbose: !!v.verbose, ...(edge ? { edge } : {}), log, out: (m) => process.stdout.write(`${m}\n`),
+      resyncSeconds: resync, watch: !v['no-watch'], verbose: !!v.verbose, ...(edge ? { edge } : {}), out: (m) => process.stdout.write(`${m}\n`),
+      // The long-running loop is a service: JSON lines with a level (KS_LOG_LEVEL). One-shot runs keep plain lines.
+      log: v.once || v['dry-run'] ? log : (nodeTelemetry(), (m: string) => telemetry().log.info(m)),
     });
   });
   return code;

@@ -18,6 +18,9 @@ import { pushEvery } from '../edge-state/push-schedule.js';
 import { remoteLedgers } from '../edge-state/ledger-client.js';
 import { fetchTrustingCa } from '../edge-state/ca-fetch.js';
 import { stateCollections } from '../registry.js';
+import { telemetry } from '../telemetry/telemetry.js';
+import { parseMetricsPort } from '../telemetry/node.js';
+import { startMetricsListener, type MetricsListener } from '../telemetry/metrics-listener.js';
 
 export type ReconcileOptions = {
   once: boolean;
@@ -32,7 +35,17 @@ export type ReconcileOptions = {
   log: (m: string) => void;
   out: (m: string) => void;
   signal?: AbortSignal;
+  /**
+   * The long-running mode's /metrics, /readyz and /healthz listener: a port (0: any free one) or
+   * 'off'. Unset: KS_METRICS_PORT, else DEFAULT_METRICS_PORT.
+   */
+  metricsPort?: number | 'off';
 };
+
+/** Where the long-running loop serves /metrics, /readyz and /healthz unless KS_METRICS_PORT says otherwise (not 9090: a Prometheus server on the same host uses it). */
+export const DEFAULT_METRICS_PORT = 9464;
+/** A pushed collection older than this (or three push periods, if longer) makes the loop unready. */
+const MAX_PUSH_AGE_MS = 180_000;
 
 export function summarize(r: RunReport, scope: Scope): string {
   const what = scope.kind === 'all' ? 'all' : scope.objects.map((o) => (o.namespace ? `${o.namespace}/${o.name}` : o.name)).join(',');
@@ -85,12 +98,34 @@ export async function reconcile(kube: KubeHttp, opts: ReconcileOptions): Promise
     return failures ? 1 : 0;
   }
   const signal = opts.signal ?? abortOnSignals();
+  const metrics = await serveLoopHealth(opts, edge ? stateCollections().map((c) => c.name) : []);
   await keepReconciling({
     kube, reconcilers: all, run, resyncEveryMs: opts.resyncSeconds * 1000, watch: opts.watch, signal,
     log: opts.log, onReport: (r, scope) => (verbose || didSomething(r)) && opts.log(summarize(r, scope)),
   }, edge ? { push: async () => void (await push()), lost: async () => edgeLostState(await heldCollections(edge)) } : undefined);
   await heldLeases?.releaseAll(kube);
+  await metrics?.close();
   return 0;
+}
+
+/** What makes the loop ready (recent ticks; each pushed collection fresh), and its listener if one is asked for. */
+async function serveLoopHealth(opts: ReconcileOptions, pushed: string[]): Promise<MetricsListener | undefined> {
+  const periodMs = opts.resyncSeconds * 1000;
+  telemetry().health.require({
+    maxTickAgeMs: 3 * periodMs + 60_000,
+    ...(pushed.length ? { pushed: { collections: pushed, maxPushAgeMs: Math.max(MAX_PUSH_AGE_MS, 3 * periodMs) } } : {}),
+  });
+  const port = opts.metricsPort ?? parseMetricsPort(process.env.KS_METRICS_PORT, DEFAULT_METRICS_PORT);
+  if (port === 'off') return undefined;
+  try {
+    const listener = await startMetricsListener(port);
+    opts.log(`metrics, readiness and health on ${listener.url} (/metrics, /readyz, /healthz)`);
+    return listener;
+  } catch (e) {
+    // Reconciling matters more than being scraped.
+    opts.log(`metrics listener not started on port ${port}: ${String(e)}`);
+    return undefined;
+  }
 }
 
 /**

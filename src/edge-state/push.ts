@@ -6,6 +6,7 @@ import type { CollectionSpec } from './contracts.js';
 import type { Lister } from './live-state.js';
 import { isNotFound } from '../kube/errors.js';
 import { projectItem } from './admitted.js';
+import { recordPush } from '../telemetry/record.js';
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -61,6 +62,17 @@ export async function heldCollections(edge: EdgeTarget): Promise<Set<string>> {
 
 export async function pushCollection(edge: EdgeTarget, list: Lister, spec: CollectionSpec, now: () => number = Date.now): Promise<PushResult> {
   const observedAt = now();
+  try {
+    const result = await pushObserved(edge, list, spec, observedAt);
+    recordPush(spec.name, true, observedAt);
+    return result;
+  } catch (e) {
+    recordPush(spec.name, false, observedAt);
+    throw e;
+  }
+}
+
+async function pushObserved(edge: EdgeTarget, list: Lister, spec: CollectionSpec, observedAt: number): Promise<PushResult> {
   const live = await listOrNone(list, spec);
   const items = live.items.map((o) => (spec.compute ? o : projectItem(spec, o)) as SyncItem);
   for (let attempt = 0; ; attempt++) {

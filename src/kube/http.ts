@@ -9,6 +9,7 @@ import { connectionOfClientNode, loadKubeConnection, type KubeConnection } from 
 import { KubeApiError } from './errors.js';
 import { listPageReader, type BodyReader, type ListPage } from './list-page.js';
 import { clientLimitsFromEnv, type ClientLimits } from './client-limits.js';
+import { recordApiCall } from '../telemetry/record.js';
 import { RequestLimiter, realClock, type Clock, type RequestStats } from './request-limiter.js';
 import { KubeTransportError, retryDelayMs, type AttemptOutcome } from './retry-policy.js';
 
@@ -122,7 +123,9 @@ export class KubeHttp {
   async request<T = unknown>(method: string, path: string, init: RequestInit = {}): Promise<T> {
     this.calls += 1;
     for (let attempt = 1; ; attempt++) {
+      const asked = this.clock.now();
       const release = await this.limiter.acquire();
+      const sent = this.clock.now();
       let answer: Awaited<ReturnType<KubeHttp['send']>> | undefined;
       let outcome: AttemptOutcome;
       try {
@@ -133,6 +136,7 @@ export class KubeHttp {
       } finally {
         release();
       }
+      recordApiCall(method, answer?.status ?? 0, sent - asked, this.clock.now() - sent);
       if (answer && answer.status >= 200 && answer.status < 300) return (answer.read ? answer.read.end() : parseResponse<T>(method, path, answer.status, answer.text)) as T;
       const delay = retryDelayMs(method, outcome, attempt, this.random);
       if (delay === undefined) {

@@ -15,6 +15,7 @@ import { LEASE_RETRY_MS } from './lease.js';
 import { requeueDelayMs } from './requeue-delay.js';
 import { followFeed, watchFeeds } from './watch-feeds.js';
 import { mergePending, pendingFor, RunLanes, type Pending } from './run-lanes.js';
+import { recordLoopTick, recordReconcileRun } from '../telemetry/record.js';
 
 export type RunFn = (reconciler: Reconciler, scope: Scope) => Promise<RunReport>;
 
@@ -60,14 +61,17 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   const runOnce = async (r: Reconciler, scope: Scope) => {
     if (opts.signal.aborted) return;
     started(r, scope);
+    const t0 = Date.now();
     try {
       const report = await opts.run(r, scope);
+      recordReconcileRun(r.kind, { acted: report.acted, dryRun: report.dryRun, failedWrites: report.failed.length }, Date.now() - t0);
       opts.onReport?.(report, scope);
       if (report.wrote) own.add(report.wrote);
       const retry = requeueDelayMs(report);
       const scheduled = report.acted || report.dryRun ? report.plan.scheduledAfterMs : undefined;
       if (retry !== undefined || scheduled !== undefined) later(Math.min(retry ?? Infinity, scheduled ?? Infinity), r, scope);
     } catch (e) {
+      recordReconcileRun(r.kind, { threw: e }, Date.now() - t0);
       log(`${r.kind}: run failed: ${String(e)}`);
       later(LEASE_RETRY_MS, r, scope);
     }
@@ -124,6 +128,7 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
   const resync = async () => {
     // A resync slower than the period is not stacked behind itself.
     if (resyncing) return;
+    recordLoopTick();
     resyncing = true;
     try {
       await Promise.all(opts.reconcilers.map((r) => lanesOf(r).all()));
