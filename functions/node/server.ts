@@ -8,7 +8,7 @@
 // replica. Several replicas would each grant the whole budget, so they must share the edge's
 // ledgers instead (KS_EDGE_URL + KS_SYNC_TOKEN).
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:https';
+import { createServer, type Server as HttpsServer } from 'node:https';
 import type { Server } from 'node:tls';
 import { serve, type ServerType } from '@hono/node-server';
 import { buildApp } from '../../src/app.js';
@@ -53,7 +53,12 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<{ server
   return {
     server,
     url: `https://${hostname}:${port}`,
-    close: () => new Promise<void>((r) => { reloader?.close(); ports.kube.close(); server.close(() => r()); }),
+    close: () => new Promise<void>((r) => {
+      reloader?.close();
+      ports.kube.close();
+      server.close(() => r());
+      (server as HttpsServer).closeIdleConnections(); // else idle keep-alive connections hold close() up
+    }),
   };
 }
 
