@@ -26,9 +26,10 @@ import { deploy } from './deploy.js';
 import { DeployOptionError } from '../deploy/plan.js';
 import { reconcile, type ReconcileOptions } from './reconcile.js';
 import { rollout, RolloutUsageError } from './rollout.js';
+import { parseServiceRef, routeToService, serviceBaseUrl } from './webhook-service.js';
 
 const USAGE = `Usage:
-  kruise-serverless install --base-url URL --cluster-id ID --secret-file FILE [options]
+  kruise-serverless install (--base-url URL | --webhook-service NS/NAME) --cluster-id ID --secret-file FILE [options]
   kruise-serverless uninstall [--namespace NS] [--purge-crds] [--purge-namespace] [--kubeconfig FILE]
   kruise-serverless reconcile [--once | --dry-run] [--kind KIND] [--resync-seconds N] [--no-watch] [--verbose]
                               [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
@@ -47,6 +48,9 @@ our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations call
   URL/clusters/ID/SECRET/<endpoint path>
 
   --base-url URL                  where the edge serves webhooks (https only)
+  --webhook-service NS/NAME[:PORT]
+                                  instead of --base-url: the self-hosted webhook server's Service
+                                    (infra/kustomize; port default 443); give its CA with --ca-bundle
   --cluster-id ID                 this cluster's id at the edge (a DNS label)
   --secret-file FILE              the cluster's path secret; or set $KS_WEBHOOK_SECRET,
   --secret S                        or pass it inline (it then lands in your shell history)
@@ -109,6 +113,7 @@ class UsageError extends Error {
 
 const OPTIONS = {
   'base-url': { type: 'string' },
+  'webhook-service': { type: 'string' },
   'cluster-id': { type: 'string' },
   secret: { type: 'string' },
   'secret-file': { type: 'string' },
@@ -203,13 +208,16 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function install(v: Values): Promise<void> {
-  const baseUrl = required(v['base-url'], '--base-url');
+  const service = v['webhook-service'] === undefined ? undefined : parseServiceRef(v['webhook-service']);
+  if (service && 'error' in service) throw new UsageError(service.error);
+  if (service && v['base-url'] !== undefined) throw new UsageError('give either --base-url or --webhook-service, not both');
+  const baseUrl = service ? serviceBaseUrl(service) : required(v['base-url'], '--base-url');
   const clusterId = required(v['cluster-id'], '--cluster-id');
   const secret = readSecret(v);
   checkWebhookTarget(baseUrl, clusterId, secret);
   if (!v.apply) for (const o of ['kubeconfig', 'force'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
   const endpoints = v['node-loop'] ? withoutPodStatusObserver(webhookEndpoints()) : webhookEndpoints();
-  const render = (nameLabelKept: boolean) => renderClusterSide({
+  const render = (nameLabelKept: boolean) => routed(renderClusterSide({
     baseUrl,
     clusterId,
     secret,
@@ -219,7 +227,8 @@ async function install(v: Values): Promise<void> {
     crds: readCrdManifests(crdDir()),
     overrides: overrides(v, endpoints.map((e) => e.path)),
     nameLabelKept,
-  });
+  }));
+  const routed = (objects: KubeObject[]) => (service ? routeToService(objects, service) : objects);
   // Printed for a current cluster (1.21+); applied for the cluster's own version.
   const printed = render(true);
   if (!v.apply) {
@@ -251,7 +260,7 @@ async function reconcileCommand(v: Values): Promise<number> {
 }
 
 async function uninstall(v: Values): Promise<void> {
-  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply', 'force'] as const) {
+  for (const o of ['base-url', 'webhook-service', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply', 'force'] as const) {
     if (v[o] !== undefined) throw new UsageError(`--${o} is an install option`);
   }
   const purgeCrds = v['purge-crds'] ? (readCrdManifests(crdDir())) : [];
