@@ -41,7 +41,7 @@ function progressOf(c: Counts, pods: readonly Pod[]): RolloutProgress {
     return { ...base, done: 'partitioned', waiting: [{ on: 'partition', partition: c.partition }] };
   }
   const waiting: Waiting[] = [];
-  if (c.updated < target && c.paused) waiting.push({ on: 'paused' });
+  if (c.updated < target && c.paused) waiting.push({ on: 'paused', field: 'spec.updateStrategy.rollingUpdate.paused' });
   const notReady = pods.filter((p) => !isRunningAndReady(p)).map((p) => p.metadata.name);
   if (notReady.length) waiting.push({ on: 'not-ready', pods: notReady });
   if (!settled) waiting.push({ on: 'pod-count', have: c.have, want: c.total });
