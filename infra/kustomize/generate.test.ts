@@ -2,12 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASE_DIR, generatedFiles } from './generate.js';
+import { generatedFiles, KUSTOMIZE_DIR } from './generate.js';
 
-describe('infra/kustomize/base generated files', () => {
+describe('infra/kustomize generated files', () => {
   for (const [name, text] of Object.entries(generatedFiles())) {
     it(`${name} is current (else: npx tsx infra/kustomize/generate.ts)`, () => {
-      expect(readFileSync(join(BASE_DIR, name), 'utf8')).toBe(text);
+      expect(readFileSync(join(KUSTOMIZE_DIR, name), 'utf8')).toBe(text);
     });
   }
 });

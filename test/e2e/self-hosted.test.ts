@@ -3,7 +3,7 @@
 // each sent to the real API server with `kubectl apply --dry-run=server` (validated client-side
 // against the server's OpenAPI, then admitted and validated by the API server, nothing stored).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -36,8 +36,14 @@ async function dryRunApply(file: string): Promise<string[]> {
 }
 
 describe('self-hosted manifests', () => {
-  it('kustomize base: every object passes a server-side dry-run apply', async () => {
-    const rendered = await kubectl('kustomize', join(REPO_ROOT, 'infra', 'kustomize', 'base'));
+  it('kustomize crds and base, the base through an overlay that sets the image: every object passes a server-side dry-run apply', async () => {
+    // An overlay as docs/deploy-self-hosted.md writes it (`bases:`, as kubectl 1.20's kustomize v2 reads it).
+    const overlay = join(work, 'overlay');
+    mkdirSync(overlay);
+    symlinkSync(join(REPO_ROOT, 'infra', 'kustomize', 'base'), join(work, 'base'));
+    writeFileSync(join(overlay, 'kustomization.yaml'), 'bases: [../base]\nimages:\n  - name: kruise-serverless\n    newName: registry.example/kruise-serverless\n    newTag: v1\n');
+    const rendered = (await kubectl('kustomize', join(REPO_ROOT, 'infra', 'kustomize', 'crds'))) + '---\n' + (await kubectl('kustomize', overlay));
+    expect(rendered.match(/^\s+image: .*$/gm)?.map((l) => l.trim())).toEqual(['image: registry.example/kruise-serverless:v1', 'image: registry.example/kruise-serverless:v1']);
     const docs = docsOf(rendered);
     const kinds = docs.map((d) => `${d.kind}/${d.metadata.name}`);
     expect(kinds).toEqual(expect.arrayContaining([
