@@ -3,8 +3,11 @@
 //   dist/lambda/index.mjs  the Lambda webhook handler
 //   dist/lambda/reconcile.mjs  the Lambda reconcile handler (infra/aws/template.yaml deploys both)
 //   dist/cli.js            the kruise-serverless CLI (bin/kruise-serverless.js prefers it)
+//   dist/node/server.mjs   the self-hosted webhook server (functions/node/server.ts), plain `node`
+//   dist/node/cli.mjs      the CLI again, for the self-hosted reconcile loop (`node dist/node/cli.mjs reconcile`)
+//   dist/node/*.mjs chunks: what both share. dist/node needs no node_modules (the Dockerfile copies only it).
 import { build } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
@@ -28,3 +31,14 @@ console.error('dist/lambda/index.mjs: handler "index.handler" (Node 22 runtime)'
 console.error('dist/lambda/reconcile.mjs: handler "reconcile.handler" (EventBridge schedule and ObjectChanged events)');
 await build({ ...nodeBundle, outdir: dist, entryPoints: { cli: join(REPO_ROOT, 'src', 'cli', 'main.ts') } });
 console.error('dist/cli.js (and its chunks in dist/)');
+await buildSelfHosted(join(dist, 'node'));
+console.error('dist/node/server.mjs, dist/node/cli.mjs (and their chunks in dist/node/)');
+
+/** The self-hosted bundle: one folder, its own chunks, .mjs so that it runs without a package.json. */
+async function buildSelfHosted(outdir: string): Promise<void> {
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    ...nodeBundle, outdir, outExtension: { '.js': '.mjs' }, chunkNames: 'chunks/[name]-[hash]',
+    entryPoints: { server: join(REPO_ROOT, 'functions', 'node', 'server.ts'), cli: join(REPO_ROOT, 'src', 'cli', 'main.ts') },
+  });
+}

@@ -20,6 +20,7 @@ import {
 } from '../install/render.js';
 import { readCrdManifests } from '../kube/crd-manifests.js';
 import { KubeHttp, type KubeObject } from '../kube/http.js';
+import { loadKubeConnection } from '../kube/kubeconfig.js';
 import { webhookEndpoints, withoutPodStatusObserver } from '../registry.js';
 import { cluster, ClusterUsageError } from './cluster.js';
 import { deploy } from './deploy.js';
@@ -28,14 +29,16 @@ import { reconcile, type ReconcileOptions } from './reconcile.js';
 import { nodeTelemetry } from '../telemetry/node.js';
 import { telemetry } from '../telemetry/telemetry.js';
 import { rollout, RolloutUsageError } from './rollout.js';
+import { parseServiceRef, routeToService, serviceBaseUrl } from './webhook-service.js';
 
 const USAGE = `Usage:
-  kruise-serverless install --base-url URL --cluster-id ID --secret-file FILE [options]
-  kruise-serverless uninstall [--namespace NS] [--purge-crds] [--purge-namespace] [--kubeconfig FILE]
+  kruise-serverless install (--base-url URL | --webhook-service NS/NAME) --cluster-id ID --secret-file FILE [options]
+  kruise-serverless uninstall [--namespace NS] [--purge-crds] [--purge-namespace] [--kubeconfig FILE] [--context NAME]
   kruise-serverless reconcile [--once | --dry-run] [--kind KIND] [--resync-seconds N] [--no-watch] [--verbose]
                               [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
-  kruise-serverless rollout status|pause|resume|undo cloneset/NAME [-n NS] [--kubeconfig FILE]
-                              [status: --timeout 5m --no-watch] [undo: --to-revision N]
+                              [--kubeconfig FILE] [--context NAME]
+  kruise-serverless rollout status|history|pause|resume|restart|undo KIND/NAME [-n NS] [--kubeconfig FILE] [--context NAME]
+                              [status: --timeout 5m --no-watch] [history: --revision N -o json|yaml] [undo: --to-revision N]
   kruise-serverless cluster add|rotate|remove ID | list  (--edge-url URL | --registry FILE)
                               [--dry-run] [-o json|yaml] [rotate: --credential webhook|sync --overlap-seconds N]
   kruise-serverless deploy aws --cluster-id ID --registry FILE [--stack-name S] [--region R] [--dry-run]
@@ -49,6 +52,9 @@ our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations call
   URL/clusters/ID/SECRET/<endpoint path>
 
   --base-url URL                  where the edge serves webhooks (https only)
+  --webhook-service NS/NAME[:PORT]
+                                  instead of --base-url: the self-hosted webhook server's Service
+                                    (infra/kustomize; port default 443); give its CA with --ca-bundle
   --cluster-id ID                 this cluster's id at the edge (a DNS label)
   --secret-file FILE              the cluster's path secret; or set $KS_WEBHOOK_SECRET,
   --secret S                        or pass it inline (it then lands in your shell history)
@@ -71,6 +77,7 @@ our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations call
                                     error (by default they are removed again: failurePolicy Fail would
                                     refuse every request they match)
   --kubeconfig FILE               default: $KUBECONFIG, then ~/.kube/config
+  --context NAME                  the kubeconfig context to use (default: its current-context), as kubectl's
 
 uninstall deletes the webhook configurations, then RBAC. CRDs and the namespace stay unless
 --purge-crds (this deletes every OpenKruise object in the cluster) or --purge-namespace.
@@ -85,10 +92,15 @@ $KS_SYNC_TOKEN). Concurrent invocations coordinate through a Lease: only one act
 It logs one line per push and one per run that wrote something; --verbose logs every run and
 every collection pushed.
 
-rollout follows and steers a workload's rollout (kinds: cloneset): status watches it, showing
-updated/ready/total and what it waits on, and exits 0 once complete (or complete up to the
-partition), 1 on --timeout (default: none) or, with --no-watch, when not complete; pause and
-resume set spec.updateStrategy.paused; undo puts back the previous revision's pod template, or
+rollout follows and steers a workload's rollout (kinds: cloneset, statefulset (Advanced
+StatefulSet, apps.kruise.io/v1beta1; also asts), daemonset (Advanced DaemonSet; also ads)): status
+watches it, showing updated/ready/total and what it waits on, and exits 0 once complete (or complete
+up to the partition), 1 on --timeout (default: none) or, with --no-watch, when not complete; history
+lists its revisions (REVISION, CHANGE-CAUSE), or with --revision N that revision's pod template,
+-o json|yaml as data; pause and resume set the paused flag (CloneSet spec.updateStrategy.paused,
+the others spec.updateStrategy.rollingUpdate.paused); restart stamps the pod template with the time
+(kubectl.kruise.io/restartedAt on a CloneSet, kubectl.kubernetes.io/restartedAt on the others, as
+kubectl-kruise), which rolls every pod; undo puts back the previous revision's pod template, or
 revision N's. -n NS defaults to the kubeconfig context's namespace.
 
 cluster registers clusters with an edge and prints their new secrets (once): add makes a webhook
@@ -111,6 +123,7 @@ class UsageError extends Error {
 
 const OPTIONS = {
   'base-url': { type: 'string' },
+  'webhook-service': { type: 'string' },
   'cluster-id': { type: 'string' },
   secret: { type: 'string' },
   'secret-file': { type: 'string' },
@@ -124,6 +137,8 @@ const OPTIONS = {
   force: { type: 'boolean' },
   'node-loop': { type: 'boolean' },
   kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  revision: { type: 'string' },
   'purge-crds': { type: 'boolean' },
   'purge-namespace': { type: 'boolean' },
   once: { type: 'boolean' },
@@ -168,7 +183,15 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    if (command === 'rollout') return await rollout(extra, { namespace: values.namespace, kubeconfig: values.kubeconfig, timeout: values.timeout, noWatch: values['no-watch'], toRevision: values['to-revision'] });
+    if (command === 'rollout') {
+      return await rollout(extra, {
+        namespace: values.namespace, kubeconfig: values.kubeconfig, context: values.context, timeout: values.timeout,
+        noWatch: values['no-watch'], toRevision: values['to-revision'], revision: values.revision, output: values.output,
+      });
+    }
+    if (values.context !== undefined && command !== 'install' && command !== 'uninstall' && command !== 'reconcile') {
+      throw new UsageError(`--context: ${command ?? 'this command'} does not talk to a cluster`);
+    }
     if (command === 'cluster') {
       return await cluster(extra, {
         ...(values['edge-url'] !== undefined ? { edgeUrl: values['edge-url'] } : {}),
@@ -205,13 +228,16 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function install(v: Values): Promise<void> {
-  const baseUrl = required(v['base-url'], '--base-url');
+  const service = v['webhook-service'] === undefined ? undefined : parseServiceRef(v['webhook-service']);
+  if (service && 'error' in service) throw new UsageError(service.error);
+  if (service && v['base-url'] !== undefined) throw new UsageError('give either --base-url or --webhook-service, not both');
+  const baseUrl = service ? serviceBaseUrl(service) : required(v['base-url'], '--base-url');
   const clusterId = required(v['cluster-id'], '--cluster-id');
   const secret = readSecret(v);
   checkWebhookTarget(baseUrl, clusterId, secret);
-  if (!v.apply) for (const o of ['kubeconfig', 'force'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
+  if (!v.apply) for (const o of ['kubeconfig', 'context', 'force'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
   const endpoints = v['node-loop'] ? withoutPodStatusObserver(webhookEndpoints()) : webhookEndpoints();
-  const render = (nameLabelKept: boolean) => renderClusterSide({
+  const render = (nameLabelKept: boolean) => routed(renderClusterSide({
     baseUrl,
     clusterId,
     secret,
@@ -221,14 +247,15 @@ async function install(v: Values): Promise<void> {
     crds: readCrdManifests(crdDir()),
     overrides: overrides(v, endpoints.map((e) => e.path)),
     nameLabelKept,
-  });
+  }));
+  const routed = (objects: KubeObject[]) => (service ? routeToService(objects, service) : objects);
   // Printed for a current cluster (1.21+); applied for the cluster's own version.
   const printed = render(true);
   if (!v.apply) {
     process.stdout.write(toYaml(printed, clusterId));
     return;
   }
-  await withKube(v.kubeconfig, async (kube) => applyClusterSide(kube, render(await serverKeepsNameLabel(kube)), { log, ...(v.force ? { force: true } : {}) }));
+  await withKube(v, async (kube) => applyClusterSide(kube, render(await serverKeepsNameLabel(kube)), { log, ...(v.force ? { force: true } : {}) }));
   const hooks = endpoints.length;
   log(`installed for cluster ${clusterId}: ${hooks} webhook endpoint${hooks === 1 ? '' : 's'} registered`);
 }
@@ -243,7 +270,7 @@ async function reconcileCommand(v: Values): Promise<number> {
     edge = { url: v['edge-url'], clusterId: required(v['cluster-id'], '--cluster-id'), syncToken, ...(v['ca-bundle'] ? { caFile: v['ca-bundle'] } : {}) };
   }
   let code = 0;
-  await withKube(v.kubeconfig, async (kube) => {
+  await withKube(v, async (kube) => {
     code = await reconcile(kube, {
       once: !!v.once, dryRun: !!v['dry-run'], ...(v.kind ? { kind: v.kind } : {}), ...(v.identity ? { identity: v.identity } : {}),
       resyncSeconds: resync, watch: !v['no-watch'], verbose: !!v.verbose, ...(edge ? { edge } : {}), out: (m) => process.stdout.write(`${m}\n`),
@@ -255,11 +282,11 @@ async function reconcileCommand(v: Values): Promise<number> {
 }
 
 async function uninstall(v: Values): Promise<void> {
-  for (const o of ['base-url', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply', 'force'] as const) {
+  for (const o of ['base-url', 'webhook-service', 'cluster-id', 'secret', 'secret-file', 'ca-bundle', 'failure-policy', 'endpoint-url', 'namespace-selector', 'object-selector', 'apply', 'force'] as const) {
     if (v[o] !== undefined) throw new UsageError(`--${o} is an install option`);
   }
   const purgeCrds = v['purge-crds'] ? (readCrdManifests(crdDir())) : [];
-  await withKube(v.kubeconfig, (kube) =>
+  await withKube(v, (kube) =>
     uninstallClusterSide(kube, { ...(v.namespace ? { namespace: v.namespace } : {}), purgeCrds, purgeNamespace: !!v['purge-namespace'], log }),
   );
   log('uninstalled');
@@ -316,9 +343,9 @@ function readUserFile(path: string, flag: string): string {
   }
 }
 
-async function withKube(kubeconfig: string | undefined, run: (kube: KubeHttp) => Promise<void>): Promise<void> {
-  if (kubeconfig && !existsSync(kubeconfig)) throw new UsageError(`--kubeconfig ${kubeconfig}: no such file`);
-  const kube = await KubeHttp.fromKubeConfigFile(kubeconfig);
+async function withKube(v: Pick<Values, 'kubeconfig' | 'context'>, run: (kube: KubeHttp) => Promise<void>): Promise<void> {
+  if (v.kubeconfig && !existsSync(v.kubeconfig)) throw new UsageError(`--kubeconfig ${v.kubeconfig}: no such file`);
+  const kube = KubeHttp.connect(await loadKubeConnection(v.kubeconfig, process.env, undefined, v.context));
   try {
     await run(kube);
   } finally {

@@ -11,13 +11,23 @@ export type RolloutTarget = { kind: RolloutKind; name: string };
 export type RolloutCommand =
   /** timeoutMs 0: wait as long as it takes. */
   | { action: 'status'; target: RolloutTarget; timeoutMs: number; watch: boolean }
-  | { action: 'pause' | 'resume'; target: RolloutTarget }
+  | { action: 'pause' | 'resume' | 'restart'; target: RolloutTarget }
+  /** revision 0: every revision; N: revision N's pod template. output: data instead of the table. */
+  | { action: 'history'; target: RolloutTarget; revision: number; output?: HistoryOutput }
   /** toRevision 0: the previous revision. */
   | { action: 'undo'; target: RolloutTarget; toRevision: number };
 
-export type RolloutFlags = { timeout?: string | undefined; noWatch?: boolean | undefined; toRevision?: string | undefined };
+export type RolloutFlags = {
+  timeout?: string | undefined;
+  noWatch?: boolean | undefined;
+  toRevision?: string | undefined;
+  revision?: string | undefined;
+  output?: string | undefined;
+};
 
-const ACTIONS = ['status', 'pause', 'resume', 'undo'] as const;
+export type HistoryOutput = 'json' | 'yaml';
+
+const ACTIONS = ['status', 'history', 'pause', 'resume', 'restart', 'undo'] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** `positionals`: what follows `rollout` (ACTION and KIND/NAME, or ACTION KIND NAME). */
@@ -32,13 +42,20 @@ export function parseRolloutCommand(positionals: readonly string[], flags: Rollo
   only('--timeout', flags.timeout, 'status');
   only('--no-watch', flags.noWatch, 'status');
   only('--to-revision', flags.toRevision, 'undo');
+  only('--revision', flags.revision, 'history');
+  only('-o/--output', flags.output, 'history');
   switch (action as Action) {
+    case 'history': {
+      if (flags.output !== undefined && flags.output !== 'json' && flags.output !== 'yaml') throw new RolloutUsageError(`rollout history: -o "${flags.output}": expected json or yaml`);
+      const revision = flags.revision === undefined ? 0 : parseRevision(flags.revision, '--revision');
+      return { action: 'history', target, revision, ...(flags.output ? { output: flags.output } : {}) };
+    }
     case 'status':
       return { action: 'status', target, timeoutMs: flags.timeout === undefined ? 0 : parseDuration(flags.timeout), watch: !flags.noWatch };
     case 'undo':
-      return { action: 'undo', target, toRevision: flags.toRevision === undefined ? 0 : parseRevision(flags.toRevision) };
+      return { action: 'undo', target, toRevision: flags.toRevision === undefined ? 0 : parseRevision(flags.toRevision, '--to-revision') };
     default:
-      return { action: action as 'pause' | 'resume', target };
+      return { action: action as 'pause' | 'resume' | 'restart', target };
   }
 }
 
@@ -67,7 +84,8 @@ export function parseDuration(text: string): number {
   return Math.round(parts.reduce((ms, m) => ms + Number(m[1]) * UNIT_MS[m[2]!]!, 0));
 }
 
-function parseRevision(text: string): number {
-  if (!/^\d+$/.test(text)) throw new RolloutUsageError(`--to-revision "${text}": expected a revision number (0: the previous one)`);
+function parseRevision(text: string, flag: string): number {
+  const zero = flag === '--to-revision' ? 'the previous one' : 'every revision';
+  if (!/^\d+$/.test(text)) throw new RolloutUsageError(`${flag} "${text}": expected a revision number (0: ${zero})`);
   return Number(text);
 }

@@ -21,7 +21,8 @@ export type HookedPod = {
 /** One thing the rollout waits on; `rollout status` lists them most decisive first. */
 export type Waiting =
   | { on: 'observed'; generation: number; observedGeneration: number }
-  | { on: 'paused' }
+  /** field: where the flag is, when not spec.updateStrategy.paused (a CloneSet's). */
+  | { on: 'paused'; field?: string }
   | { on: 'partition'; partition: number }
   | { on: 'hook'; pods: HookedPod[] }
   | { on: 'budget'; maxUnavailable: number; unavailable: number }

@@ -21,7 +21,7 @@ export function waitingText(w: Waiting): string {
     case 'observed':
       return `the controller to observe generation ${w.generation} (status is at ${w.observedGeneration})`;
     case 'paused':
-      return 'updates paused (spec.updateStrategy.paused)';
+      return `updates paused (${w.field ?? 'spec.updateStrategy.paused'})`;
     case 'partition':
       return `paused at partition ${w.partition}`;
     case 'hook': {

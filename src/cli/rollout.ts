@@ -1,4 +1,4 @@
-// `kruise-serverless rollout status|pause|resume|undo KIND/NAME`: the API calls and the terminal.
+// `kruise-serverless rollout status|history|pause|resume|restart|undo KIND/NAME`: the API calls and the terminal.
 // What the numbers mean and which revision to go back to are decided in the pure rollout-*.ts.
 import { existsSync } from 'node:fs';
 import { formatLabelSelector, type LabelSelector } from '../kube/selectors.js';
@@ -7,7 +7,8 @@ import { KubeHttp, type KubeObject } from '../kube/http.js';
 import { loadKubeConnection } from '../kube/kubeconfig.js';
 import type { Pod } from '../workload/pods.js';
 import type { ControllerRevision } from '../workload/revisions.js';
-import { parseRolloutCommand, RolloutUsageError, type RolloutCommand, type RolloutFlags, type RolloutTarget } from './rollout-args.js';
+import { parseRolloutCommand, RolloutUsageError, type HistoryOutput, type RolloutCommand, type RolloutFlags, type RolloutTarget } from './rollout-args.js';
+import { historyData, historyEntries, historyTable, restartPatch, revisionDetail, revisionDetailText } from './rollout-history.js';
 import type { RolloutProgress } from './rollout-progress.js';
 import { doneMessage, fitWidth, formatDuration, statusLine, waitingText } from './rollout-render.js';
 import { chooseUndoRevision, ownedRevisions, undoPatch } from './rollout-undo.js';
@@ -23,7 +24,7 @@ export type RolloutIO = {
   columns?: number | undefined;
 };
 
-export type RolloutOptions = RolloutFlags & { namespace?: string | undefined; kubeconfig?: string | undefined };
+export type RolloutOptions = RolloutFlags & { namespace?: string | undefined; kubeconfig?: string | undefined; context?: string | undefined };
 
 const UNDO_ATTEMPTS = 3;
 
@@ -38,7 +39,7 @@ const processIO = (): RolloutIO => ({
 export async function rollout(positionals: readonly string[], opts: RolloutOptions, io: RolloutIO = processIO()): Promise<number> {
   const cmd = parseRolloutCommand(positionals, opts);
   if (opts.kubeconfig && !existsSync(opts.kubeconfig)) throw new RolloutUsageError(`--kubeconfig ${opts.kubeconfig}: no such file`);
-  const conn = await loadKubeConnection(opts.kubeconfig);
+  const conn = await loadKubeConnection(opts.kubeconfig, process.env, undefined, opts.context);
   const namespace = opts.namespace ?? conn.namespace ?? 'default';
   const kube = KubeHttp.connect(conn);
   try {
@@ -57,6 +58,10 @@ export function runRollout(kube: KubeHttp, cmd: RolloutCommand, namespace: strin
       return setPaused(kube, cmd.target, namespace, cmd.action === 'pause', io);
     case 'undo':
       return undo(kube, cmd.target, namespace, cmd.toRevision, io);
+    case 'history':
+      return history(kube, cmd.target, namespace, cmd.revision, cmd.output, io);
+    case 'restart':
+      return restart(kube, cmd.target, namespace, io);
   }
 }
 
@@ -130,12 +135,36 @@ async function setPaused(kube: KubeHttp, target: RolloutTarget, namespace: strin
   return 0;
 }
 
+async function ownedRevisionsOf(kube: KubeHttp, object: KubeObject, namespace: string): Promise<ControllerRevision[]> {
+  const selector = formatLabelSelector((object.spec as { selector?: LabelSelector } | undefined)?.selector);
+  const listed = await kube.list<KubeObject>('apps/v1', 'ControllerRevision', { namespace, ...(selector !== '<none>' ? { labelSelector: selector } : {}) });
+  return ownedRevisions(listed.items as unknown as ControllerRevision[], object.metadata?.uid as string | undefined);
+}
+
+async function history(kube: KubeHttp, target: RolloutTarget, namespace: string, revision: number, output: HistoryOutput | undefined, io: RolloutIO): Promise<number> {
+  const owned = await ownedRevisionsOf(kube, await getTarget(kube, target, namespace), namespace);
+  if (revision === 0) {
+    const entries = historyEntries(owned);
+    io.out(output ? historyData(output, entries) : historyTable(fullRef(target), entries));
+    return 0;
+  }
+  const detail = revisionDetail(owned, revision);
+  if (detail.kind === 'error') throw new Error(`${fullRef(target)}: ${detail.message}`);
+  io.out(output ? historyData(output, { revision: detail.revision, template: detail.template }) : revisionDetailText(fullRef(target), detail));
+  return 0;
+}
+
+async function restart(kube: KubeHttp, target: RolloutTarget, namespace: string, io: RolloutIO): Promise<number> {
+  const object = await getTarget(kube, target, namespace);
+  await kube.patch(object, restartPatch(target.kind.restartAnnotation, new Date()), 'merge');
+  io.out(`${fullRef(target)} restarted\n`);
+  return 0;
+}
+
 async function undo(kube: KubeHttp, target: RolloutTarget, namespace: string, toRevision: number, io: RolloutIO): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const object = await getTarget(kube, target, namespace);
-    const selector = formatLabelSelector((object.spec as { selector?: LabelSelector } | undefined)?.selector);
-    const listed = await kube.list<KubeObject>('apps/v1', 'ControllerRevision', { namespace, ...(selector !== '<none>' ? { labelSelector: selector } : {}) });
-    const revisions = ownedRevisions(listed.items as unknown as ControllerRevision[], object.metadata?.uid as string | undefined);
+    const revisions = await ownedRevisionsOf(kube, object, namespace);
     const choice = chooseUndoRevision(revisions, target.kind.revisionData(object), toRevision);
     if (choice.kind === 'error') throw new Error(`${fullRef(target)}: ${choice.message}`);
     if (choice.kind === 'skip') {

@@ -110,3 +110,29 @@ describe('loadKubeConnection', () => {
     expect(conn.headers['Authorization']).toBe('Bearer minted');
   });
 });
+
+describe('a context chosen by name (--context)', () => {
+  const twoContexts = (extraUser: Record<string, unknown> = {}) => JSON.stringify({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'dev',
+    clusters: [{ name: 'dev', cluster: { server: 'https://dev' } }, { name: 'prod', cluster: { server: 'https://prod' } }],
+    users: [{ name: 'u', user: { token: 't', ...extraUser } }],
+    contexts: [{ name: 'dev', context: { cluster: 'dev', user: 'u' } }, { name: 'prod', context: { cluster: 'prod', user: 'u', namespace: 'shop' } }],
+  });
+
+  it('connects to that context instead of the current one, with its namespace', async () => {
+    const dir = dirWith({ config: twoContexts() });
+    expect((await loadKubeConnection(join(dir, 'config'), {})).server).toBe('https://dev');
+    const prod = await loadKubeConnection(join(dir, 'config'), {}, undefined, 'prod');
+    expect([prod.server, prod.namespace]).toEqual(['https://prod', 'shop']);
+  });
+
+  it('also when client-node reads the file', async () => {
+    const dir = dirWith({ config: twoContexts({ 'auth-provider': { name: 'unknown-provider' } }) });
+    await expect(loadKubeConnection(join(dir, 'config'), {}, undefined, 'nope')).rejects.toThrow('context "nope" not found in the kubeconfig (contexts: dev, prod)');
+  });
+
+  it('an unknown name is an error that lists the contexts', async () => {
+    const dir = dirWith({ config: twoContexts() });
+    await expect(loadKubeConnection(join(dir, 'config'), {}, undefined, 'staging')).rejects.toThrow('context "staging" not found in the kubeconfig (contexts: dev, prod)');
+  });
+});

@@ -26,6 +26,14 @@ export type KubeConnection = {
   namespace?: string;
 };
 
+/** `--context NAME` names no context of the kubeconfig. */
+export class KubeContextError extends Error {
+  override name = 'KubeContextError';
+  constructor(context: string, known: readonly string[]) {
+    super(`context "${context}" not found in the kubeconfig (contexts: ${known.join(', ') || 'none'})`);
+  }
+}
+
 /** A kubeconfig this reader leaves to client-node, and why. */
 export type Unsupported = { unsupported: string };
 
@@ -48,12 +56,16 @@ const base64 = (data: unknown): string => Buffer.from(String(data), 'base64').to
  * The current context's connection, or why this reader leaves the file to client-node.
  * `readFile` reads the files it names (relative to `dir`, the kubeconfig's folder).
  */
-export function parseKubeConfig(text: string, dir: string, readFile: (path: string) => string): KubeConnection | Unsupported {
+export function parseKubeConfig(text: string, dir: string, readFile: (path: string) => string, contextOverride?: string): KubeConnection | Unsupported {
   const raw = (parse(text) ?? {}) as RawConfig;
-  const contextName = raw['current-context'];
+  const contextName = contextOverride ?? raw['current-context'];
   if (!contextName) return { unsupported: 'no current-context' };
   const context = raw.contexts?.find((c) => c.name === contextName)?.context;
-  if (!context) return { unsupported: `context ${contextName} not found` };
+  if (!context) {
+    // A context the user named must be there: client-node would not find it either.
+    if (contextOverride !== undefined) throw new KubeContextError(contextOverride, (raw.contexts ?? []).map((c) => String(c.name)));
+    return { unsupported: `context ${contextName} not found` };
+  }
   const cluster = raw.clusters?.find((c) => c.name === context.cluster)?.cluster;
   if (!cluster || typeof cluster.server !== 'string') return { unsupported: `cluster ${String(context.cluster)} not found or has no server` };
   const user = (context.user === undefined ? undefined : raw.users?.find((u) => u.name === context.user)?.user) ?? {};
@@ -127,9 +139,9 @@ export type ClientNodeKubeConfig = {
   applyToHTTPSOptions(opts: object): Promise<void>;
 };
 
-async function viaClientNode(source: ClientNodeSource): Promise<KubeConnection> {
+async function viaClientNode(source: ClientNodeSource, context?: string): Promise<KubeConnection> {
   const { clientNodeConnection } = await import('./client-node-connection.js');
-  return clientNodeConnection(source);
+  return clientNodeConnection(source, context);
 }
 
 const readText = (path: string) => readFileSync(path, 'utf8');
@@ -142,10 +154,10 @@ export async function connectionFromKubeConfigText(text: string, dir = process.c
 
 /**
  * What `path` (else $KUBECONFIG, else ~/.kube/config, else the pod's service account) says, in
- * client-go's order of precedence.
+ * client-go's order of precedence; for `context` (kubectl's --context) instead of the current one.
  */
-export async function loadKubeConnection(path?: string, env: Record<string, string | undefined> = process.env, readFile = readText): Promise<KubeConnection> {
-  if (!path && env.KUBECONFIG?.includes(':')) return viaClientNode('default'); // a list of files to merge
+export async function loadKubeConnection(path?: string, env: Record<string, string | undefined> = process.env, readFile = readText, context?: string): Promise<KubeConnection> {
+  if (!path && env.KUBECONFIG?.includes(':')) return viaClientNode('default', context); // a list of files to merge
   const explicit = path ?? env.KUBECONFIG;
   const candidate = explicit || join(homedir(), '.kube', 'config');
   let text: string | undefined;
@@ -155,9 +167,10 @@ export async function loadKubeConnection(path?: string, env: Record<string, stri
     if (explicit || (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
   if (text !== undefined) {
-    const parsed = parseKubeConfig(text, dirname(candidate), readFile);
-    return 'unsupported' in parsed ? viaClientNode({ file: candidate }) : parsed;
+    const parsed = parseKubeConfig(text, dirname(candidate), readFile, context);
+    return 'unsupported' in parsed ? viaClientNode({ file: candidate }, context) : parsed;
   }
+  if (context !== undefined) throw new KubeContextError(context, []);
   if (env.KUBERNETES_SERVICE_HOST) return inClusterConnection(env, readFile);
   throw new Error(`no kubeconfig: ${candidate} does not exist and this is not a pod (KUBERNETES_SERVICE_HOST unset)`);
 }

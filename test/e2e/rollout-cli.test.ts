@@ -99,7 +99,7 @@ describe('kruise-serverless rollout (CloneSet)', () => {
   it('refuses an unsupported kind as a usage error (exit 2), naming the supported ones', async () => {
     const r = await cli('status', 'deployment/web');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('kind "deployment" is not supported (supported: cloneset)');
+    expect(r.stderr).toContain('kind "deployment" is not supported (supported: cloneset, statefulset, daemonset)');
   });
 
   it('status follows a rollout through the watch API and returns once it completes', async () => {
@@ -182,5 +182,19 @@ describe('kruise-serverless rollout (CloneSet)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^cloneset\/web partitioned roll out complete: 1 of 3 pods updated at revision web-\w+ \(partition 2\)$/m);
     expect(await images()).toEqual(['app:1', 'app:1', 'app:4']);
+  });
+
+  it('restart stamps the template with kubectl.kruise.io/restartedAt (as kubectl-kruise), a new revision history lists', async () => {
+    await setImage('app:4', { partition: 0 });
+    expect((await cli('status', 'cloneset/web', '--timeout', '90s')).code).toBe(0);
+    const before = await cli('history', 'cloneset/web', '-o', 'json');
+    const revisions = (JSON.parse(before.stdout) as { revision: number }[]).map((e) => e.revision);
+    expect(await cli('restart', 'cloneset/web')).toMatchObject({ code: 0, stdout: 'cloneset.apps.kruise.io/web restarted\n' });
+    const cs = await getCloneSet() as CloneSetObj & { spec: { template: { metadata?: { annotations?: Record<string, string> } } } };
+    expect(cs.spec.template.metadata?.annotations?.['kubectl.kruise.io/restartedAt']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect((await cli('status', 'cloneset/web', '--timeout', '90s')).code).toBe(0);
+    const table = await cli('history', 'cloneset/web');
+    expect(table.stdout).toMatch(/^cloneset\.apps\.kruise\.io\/web\nREVISION  CHANGE-CAUSE\n/);
+    expect(table.stdout).toContain(`\n${Math.max(...revisions) + 1}         <none>\n`);
   });
 });
