@@ -8,6 +8,7 @@ import { isNotFound } from '../kube/errors.js';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import { FIELD_MANAGER } from '../kube/apply.js';
 import { EdgeFailingError, waitForWebhookConfigs } from './probe-wait.js';
+import { checkStoredVersions } from './conversion.js';
 import {
   carryForeignSelectors,
   DEFAULT_NAMESPACE,
@@ -52,6 +53,7 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
   const log = opts.log ?? (() => undefined);
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
   if (crds.length) {
+    checkStoredVersions(await Promise.all(crds.map(async (desired) => ({ desired, live: await getIfExists(kube, desired) }))));
     await installCrds(kube, crds, opts.crdTimeoutMs);
     log(`applied ${crds.length} CustomResourceDefinitions (established)`);
   }
