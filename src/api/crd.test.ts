@@ -104,7 +104,7 @@ describe('versions, as OpenKruise 1.9 serves them', () => {
   });
   it.each(['StatefulSet', 'DaemonSet', 'SidecarSet'])('%s is marked for the conversion webhook, stored as v1beta1 once installed', (kind) => {
     const { crd } = versionsOf(kind);
-    expect(crd.metadata.annotations).toEqual({ 'kruise-serverless.io/conversion': 'Webhook', 'kruise-serverless.io/storage-version': 'v1beta1' });
+    expect(crd.metadata.annotations).toMatchObject({ 'kruise-serverless.io/conversion': 'Webhook', 'kruise-serverless.io/storage-version': 'v1beta1' });
     expect(crd.spec.conversion).toEqual({ strategy: 'None' });
   });
   it.each(['BroadcastJob', 'AdvancedCronJob', 'ImagePullJob'])('%s stores v1beta1 with conversion None', (kind) => {

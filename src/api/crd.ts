@@ -130,6 +130,8 @@ export type Crd = {
  */
 export const CONVERSION_ANNOTATION = 'kruise-serverless.io/conversion';
 export const STORAGE_ANNOTATION = 'kruise-serverless.io/storage-version';
+/** The storage version without the webhook, restored when it is removed (uninstall). */
+export const STORAGE_WITHOUT_WEBHOOK_ANNOTATION = 'kruise-serverless.io/storage-version-without-webhook';
 
 function openApiSchema(def: KindDefinition, spec: TSchema, status: TSchema, defs: CoreDefinitions): JsonSchema {
   return {
@@ -168,7 +170,7 @@ export function renderCrd(def: KindDefinition, defs: CoreDefinitions): Crd {
     additionalPrinterColumns: def.printerColumns.map((c) => ({ ...c })),
   }));
   const annotations = def.conversion === 'Webhook'
-    ? { [CONVERSION_ANNOTATION]: 'Webhook', [STORAGE_ANNOTATION]: def.storage ?? def.version }
+    ? { [CONVERSION_ANNOTATION]: 'Webhook', [STORAGE_ANNOTATION]: def.storage ?? def.version, [STORAGE_WITHOUT_WEBHOOK_ANNOTATION]: def.version }
     : undefined;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',

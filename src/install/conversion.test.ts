@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCrd, type CoreDefinitions } from '../api/crd.js';
 import { ALL_KINDS } from '../api/index.js';
 import type { KubeObject } from '../kube/http.js';
-import { checkStoredVersions, droppedStoredVersions, withConversionWebhook } from './conversion.js';
+import { checkStoredVersions, conversionWebhookRemoval, droppedStoredVersions, withConversionWebhook } from './conversion.js';
 import { renderClusterSide } from './render.js';
 
 const snapshot = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'api', 'core-openapi.json'), 'utf8')) as CoreDefinitions;
@@ -53,5 +53,18 @@ describe('stored versions', () => {
     expect(droppedStoredVersions(desired, live(['v1alpha1', 'v1beta1']))).toEqual(['v1beta1']);
     expect(() => checkStoredVersions([{ desired, live: live(['v1beta1']) }])).toThrow(/clonesets.apps.kruise.io: stores objects as v1beta1 .*\n.*Storage migration/s);
     expect(() => checkStoredVersions([{ desired, live: undefined }])).not.toThrow();
+  });
+});
+
+describe('conversionWebhookRemoval', () => {
+  it('puts a CRD the installer pointed at the edge back to None, storing the version features read', () => {
+    const installed = withConversionWebhook(crdOf('DaemonSet'), 'https://edge.example/convert');
+    const patch = conversionWebhookRemoval(installed) as { spec: Spec };
+    expect(patch.spec.conversion).toEqual({ strategy: 'None', webhook: null });
+    expect(patch.spec.versions.map((v) => [v.name, v.storage])).toEqual([['v1alpha1', true], ['v1beta1', false]]);
+  });
+  it('leaves CRDs that are not on the webhook', () => {
+    expect(conversionWebhookRemoval(crdOf('DaemonSet'))).toBeUndefined();
+    expect(conversionWebhookRemoval(crdOf('CloneSet'))).toBeUndefined();
   });
 });

@@ -4,13 +4,13 @@
 //   edge's /convert under the cluster's path secret, and OpenKruise's storage version.
 // - A CRD may never drop a version the cluster still stores objects in (status.storedVersions):
 //   the API server refuses the update, and those objects could not be read any more.
-import { CONVERSION_ANNOTATION, STORAGE_ANNOTATION } from '../api/crd.js';
+import { CONVERSION_ANNOTATION, STORAGE_ANNOTATION, STORAGE_WITHOUT_WEBHOOK_ANNOTATION } from '../api/crd.js';
 import type { KubeObject } from '../kube/http.js';
 
 export const CONVERSION_PATH = 'convert';
 
 type CrdVersion = { name: string; served?: boolean; storage?: boolean };
-type CrdShape = { metadata?: { name?: string; annotations?: Record<string, string> }; spec?: { versions?: CrdVersion[]; conversion?: unknown }; status?: { storedVersions?: string[] } };
+type CrdShape = { metadata?: { name?: string; annotations?: Record<string, string> }; spec?: { versions?: CrdVersion[]; conversion?: { strategy?: string; webhook?: unknown } }; status?: { storedVersions?: string[] } };
 
 /** The CRD as installed with the edge serving conversion at `url` (caBundle: base64 PEM, if any). */
 export function withConversionWebhook(crd: KubeObject, url: string, caBundle?: string): KubeObject {
@@ -53,4 +53,18 @@ export function checkStoredVersions(pairs: readonly { desired: KubeObject; live:
         'Migrate the stored objects to a served version first: docs/api-versions.md, "Storage migration".',
     );
   }
+}
+
+/**
+ * The merge patch that takes a live CRD of ours off the conversion webhook (uninstall: with no
+ * edge, every read of another version would fail), or undefined if it is not on it. It then
+ * stores the version our features read again; objects already stored as the other version keep
+ * only the fields both versions share when read back (docs/api-versions.md).
+ */
+export function conversionWebhookRemoval(live: KubeObject): Record<string, unknown> | undefined {
+  const c = live as CrdShape;
+  const storage = c.metadata?.annotations?.[STORAGE_WITHOUT_WEBHOOK_ANNOTATION];
+  const versions = c.spec?.versions ?? [];
+  if (c.spec?.conversion?.strategy !== 'Webhook' || !storage || !versions.some((v) => v.name === storage)) return undefined;
+  return { spec: { conversion: { strategy: 'None', webhook: null }, versions: versions.map((v) => ({ ...v, storage: v.name === storage })) } };
 }
