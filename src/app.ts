@@ -1,5 +1,6 @@
 // The platform-neutral HTTP app. Platforms (functions/) bind the ports and hand it requests.
 //   POST /clusters/:clusterId/:secret/:endpoint     admission webhooks (path-secret auth)
+//   POST /clusters/:clusterId/:secret/convert       CRD conversion webhook (path-secret auth)
 //   POST /clusters/:clusterId/:secret/explain/:name  what a feature would do with an object, and why
 //   GET  /clusters/:clusterId/sync                  held state summary: each collection's age
 //                                                   and the fallbacks counted   (sync token)
@@ -15,6 +16,7 @@
 import { Hono, type Context } from 'hono';
 import { PROBE_ENDPOINT } from './admission/probe.js';
 import { admit } from './admission/dispatch.js';
+import { answerConversionReview, MAX_CONVERSION_REVIEW_BYTES } from './conversion/review.js';
 import { MAX_REVIEW_BYTES } from './admission/review.js';
 import { reviewText } from './admission/respond.js';
 import {
@@ -129,6 +131,16 @@ export function buildApp(ports: AppPorts): Hono {
   const app = new Hono();
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+
+  // Before the admission route, which would take `convert` for an endpoint name. Pure: needs no state.
+  app.post('/clusters/:clusterId/:secret/convert', async (c) => {
+    const { clusterId, secret } = c.req.param();
+    const creds = isClusterId(clusterId) ? await ports.registry.credentials(clusterId) : undefined;
+    if (!(await verifySecret(secret, creds?.webhookSecrets, now()))) return c.json(NOT_FOUND, 404);
+    const length = Number(c.req.header('content-length') ?? '0');
+    if (length > MAX_CONVERSION_REVIEW_BYTES) return c.json({ error: `request body is ${length} bytes; the limit is ${MAX_CONVERSION_REVIEW_BYTES}` }, 400);
+    return c.json(answerConversionReview(await c.req.text()));
+  });
 
   app.post('/clusters/:clusterId/:secret/:endpoint', async (c) => {
     const { clusterId, secret, endpoint: path } = c.req.param();

@@ -92,3 +92,30 @@ describe.each(ALL_KINDS.map((k) => [k.kind, k] as const))('%s CRD', (_kind, def)
     expect(committed).toBe(renderCrdYaml(def, snapshot));
   });
 });
+
+describe('versions, as OpenKruise 1.9 serves them', () => {
+  const versionsOf = (kind: string) => {
+    const def = ALL_KINDS.find((k) => k.kind === kind)!;
+    const crd = renderCrd(def, snapshot);
+    return { crd, names: (crd.spec.versions as { name: string; served: boolean }[]).filter((v) => v.served).map((v) => v.name) };
+  };
+  it.each(['StatefulSet', 'DaemonSet', 'SidecarSet', 'BroadcastJob', 'AdvancedCronJob', 'ImagePullJob'])('%s serves v1alpha1 and v1beta1', (kind) => {
+    expect(versionsOf(kind).names).toEqual(['v1alpha1', 'v1beta1']);
+  });
+  it.each(['StatefulSet', 'DaemonSet', 'SidecarSet'])('%s is marked for the conversion webhook, stored as v1beta1 once installed', (kind) => {
+    const { crd } = versionsOf(kind);
+    expect(crd.metadata.annotations).toMatchObject({ 'kruise-serverless.io/conversion': 'Webhook', 'kruise-serverless.io/storage-version': 'v1beta1' });
+    expect(crd.spec.conversion).toEqual({ strategy: 'None' });
+  });
+  it.each(['BroadcastJob', 'AdvancedCronJob', 'ImagePullJob'])('%s stores v1beta1 with conversion None', (kind) => {
+    const { crd } = versionsOf(kind);
+    expect((crd.spec.versions as { name: string; storage: boolean }[]).find((v) => v.storage)?.name).toBe('v1beta1');
+    expect(crd.metadata.annotations).toBeUndefined();
+  });
+  it('gives SidecarSet v1beta1 customVersion and no namespace', () => {
+    const [alpha, beta] = versionsOf('SidecarSet').crd.spec.versions as { schema: { openAPIV3Schema: { properties: { spec: { properties: object } } } } }[];
+    expect(Object.keys(alpha!.schema.openAPIV3Schema.properties.spec.properties)).toContain('namespace');
+    expect(Object.keys(beta!.schema.openAPIV3Schema.properties.spec.properties)).not.toContain('namespace');
+    expect(Object.keys(beta!.schema.openAPIV3Schema.properties.spec.properties)).toContain('customVersion');
+  });
+});

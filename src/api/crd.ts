@@ -4,6 +4,7 @@
 // IntOrString and Quantity become int-or-string, Time a date-time string, RawExtension
 // free-form. Pure: the caller supplies the definitions.
 import { CORE_REF } from './schema.js';
+import type { TSchema } from '@sinclair/typebox';
 import type { KindDefinition } from './kind.js';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -117,36 +118,68 @@ export function toStructural(node: JsonSchema, defs: CoreDefinitions): JsonSchem
 export type Crd = {
   apiVersion: 'apiextensions.k8s.io/v1';
   kind: 'CustomResourceDefinition';
-  metadata: { name: string; labels?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec: JsonSchema;
 };
 
-export function renderCrd(def: KindDefinition, defs: CoreDefinitions): Crd {
-  const schema: JsonSchema = {
+/**
+ * On a CRD whose versions need our conversion webhook: the strategy and the storage version to
+ * use once the installer knows the edge's URL (src/install/conversion.ts). Until then the CRD
+ * says `strategy: None` and stores the version our features read, so a cluster without the edge
+ * loses no field of it.
+ */
+export const CONVERSION_ANNOTATION = 'kruise-serverless.io/conversion';
+export const STORAGE_ANNOTATION = 'kruise-serverless.io/storage-version';
+/** The storage version without the webhook, restored when it is removed (uninstall). */
+export const STORAGE_WITHOUT_WEBHOOK_ANNOTATION = 'kruise-serverless.io/storage-version-without-webhook';
+
+function openApiSchema(def: KindDefinition, spec: TSchema, status: TSchema, defs: CoreDefinitions): JsonSchema {
+  return {
     description: def.description,
     type: 'object',
     properties: {
       apiVersion: { type: 'string', description: 'The versioned schema of this representation of an object.' },
       kind: { type: 'string', description: 'The REST resource this object represents.' },
       metadata: { type: 'object' },
-      spec: toStructural(def.spec as unknown as JsonSchema, defs),
-      status: toStructural(def.status as unknown as JsonSchema, defs),
+      spec: toStructural(spec as unknown as JsonSchema, defs),
+      status: toStructural(status as unknown as JsonSchema, defs),
     },
   };
+}
+
+/** Every version a kind serves, sorted by name, with its schemas. */
+export function servedVersions(def: KindDefinition): { name: string; spec: TSchema; status: TSchema; storage: boolean }[] {
+  // Without the webhook, storing another version than the one features write would prune fields.
+  const storage = def.conversion === 'Webhook' ? def.version : def.storage ?? def.version;
+  if (def.storage && !(def.otherVersions ?? []).some((v) => v.name === def.storage) && def.storage !== def.version) {
+    throw new Error(`${def.kind}: storage version ${def.storage} is not served`);
+  }
+  const all = [{ name: def.version, spec: def.spec, status: def.status }, ...(def.otherVersions ?? []).map((v) => ({ name: v.name, spec: v.spec ?? def.spec, status: v.status ?? def.status }))];
+  return all.map((v) => ({ ...v, storage: v.name === storage })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function renderCrd(def: KindDefinition, defs: CoreDefinitions): Crd {
   const subresources: JsonSchema = { status: {} };
   if (def.scale) subresources.scale = { ...def.scale };
-  const version = (name: string, storage: boolean) => ({
-    name,
+  const versions = servedVersions(def).map((v) => ({
+    name: v.name,
     served: true,
-    storage,
-    schema: { openAPIV3Schema: schema },
+    storage: v.storage,
+    schema: { openAPIV3Schema: openApiSchema(def, v.spec, v.status, defs) },
     subresources,
     additionalPrinterColumns: def.printerColumns.map((c) => ({ ...c })),
-  });
+  }));
+  const annotations = def.conversion === 'Webhook'
+    ? { [CONVERSION_ANNOTATION]: 'Webhook', [STORAGE_ANNOTATION]: def.storage ?? def.version, [STORAGE_WITHOUT_WEBHOOK_ANNOTATION]: def.version }
+    : undefined;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${def.plural}.${def.group}`, labels: { 'app.kubernetes.io/part-of': 'kruise-serverless' } },
+    metadata: {
+      name: `${def.plural}.${def.group}`,
+      labels: { 'app.kubernetes.io/part-of': 'kruise-serverless' },
+      ...(annotations ? { annotations } : {}),
+    },
     spec: {
       group: def.group,
       names: {
@@ -158,10 +191,8 @@ export function renderCrd(def: KindDefinition, defs: CoreDefinitions): Crd {
         ...(def.categories?.length ? { categories: def.categories } : {}),
       },
       scope: def.scope,
-      versions: [
-        ...(def.alsoServed ?? []).map((v) => version(v, false)),
-        version(def.version, true),
-      ],
+      versions,
+      conversion: { strategy: 'None' },
     },
   };
 }

@@ -15,6 +15,7 @@ export type PrinterColumn = {
 
 export type KindDefinition<Spec extends TSchema = TSchema, Status extends TSchema = TSchema> = {
   group: 'apps.kruise.io' | 'policy.kruise.io';
+  /** The version `spec` and `status` describe: the one our features read and write. */
   version: string;
   kind: string;
   plural: string;
@@ -27,11 +28,21 @@ export type KindDefinition<Spec extends TSchema = TSchema, Status extends TSchem
   spec: Spec;
   status: Status;
   printerColumns: PrinterColumn[];
-  /** Older versions OpenKruise still serves with the same schema (conversion: None). */
-  alsoServed?: string[];
+  /** The other versions OpenKruise serves for this kind (docs/api-versions.md). */
+  otherVersions?: ServedVersion[];
+  /** The version the API server stores; default `version`. */
+  storage?: string;
+  /**
+   * How the API server converts between versions: None (only apiVersion changes) or Webhook (it
+   * calls our /convert, src/conversion). The installer fills in the webhook's URL.
+   */
+  conversion?: 'None' | 'Webhook';
   /** The scale subresource, where OpenKruise has one. */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
 };
+
+/** A version served besides `version`; its schemas default to `version`'s. */
+export type ServedVersion = { name: string; spec?: TSchema; status?: TSchema };
 
 export function defineKind<Spec extends TSchema, Status extends TSchema>(
   def: KindDefinition<Spec, Status>,

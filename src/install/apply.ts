@@ -8,6 +8,7 @@ import { isNotFound } from '../kube/errors.js';
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import { FIELD_MANAGER } from '../kube/apply.js';
 import { EdgeFailingError, waitForWebhookConfigs } from './probe-wait.js';
+import { checkStoredVersions, conversionWebhookRemoval } from './conversion.js';
 import {
   carryForeignSelectors,
   DEFAULT_NAMESPACE,
@@ -52,6 +53,7 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
   const log = opts.log ?? (() => undefined);
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
   if (crds.length) {
+    checkStoredVersions(await Promise.all(crds.map(async (desired) => ({ desired, live: await getIfExists(kube, desired) }))));
     await installCrds(kube, crds, opts.crdTimeoutMs);
     log(`applied ${crds.length} CustomResourceDefinitions (established)`);
   }
@@ -151,6 +153,7 @@ export async function uninstallClusterSide(kube: KubeHttp, opts: UninstallOption
     const gone = await deleteIfExists(kube, t);
     log(`${gone ? 'deleted' : 'already absent:'} ${t.kind} ${t.metadata?.namespace ? `${t.metadata.namespace}/` : ''}${t.metadata?.name}`);
   }
+  await removeConversionWebhooks(kube, log);
   // Applying the namespace with no labels releases the labels we own (and only ours).
   await kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }, FIELD_MANAGER);
   log(`removed ${OPT_OUT_LABEL} from namespace kube-system`);
@@ -161,6 +164,17 @@ export async function uninstallClusterSide(kube: KubeHttp, opts: UninstallOption
   }
   if (opts.purgeNamespace && (await deleteIfExists(kube, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }))) {
     log(`deleted Namespace ${namespace}`);
+  }
+}
+
+/** The API server calls the edge to convert too: our CRDs go back to conversion None. */
+export async function removeConversionWebhooks(kube: KubeHttp, log: (message: string) => void = () => undefined): Promise<void> {
+  const { items } = await kube.list<KubeObject>('apiextensions.k8s.io/v1', 'CustomResourceDefinition', { labelSelector: 'app.kubernetes.io/part-of=kruise-serverless' });
+  for (const crd of items) {
+    const patch = conversionWebhookRemoval(crd);
+    if (!patch) continue;
+    await kube.patch(crd, patch, 'merge');
+    log(`removed the conversion webhook of CustomResourceDefinition ${crd.metadata?.name} (conversion None)`);
   }
 }
 

@@ -10,6 +10,8 @@ import { PROBE_ENDPOINT, PROBE_LABEL, PROBE_WEBHOOK_NAME } from '../admission/pr
 import { isClusterId } from '../edge-state/auth.js';
 import type { LabelSelector, WebhookEndpoint } from '../admission/types.js';
 import type { KubeObject } from '../kube/http.js';
+import { CONVERSION_ANNOTATION } from '../api/crd.js';
+import { CONVERSION_PATH, withConversionWebhook } from './conversion.js';
 
 export const DEFAULT_NAMESPACE = 'kruise-system';
 export const MUTATING_CONFIG = 'kruise-serverless-mutating';
@@ -90,8 +92,10 @@ export function renderClusterSide(opts: RenderOptions): KubeObject[] {
   const of = (type: WebhookEndpoint['type']) => opts.endpoints.filter((e) => e.type === type).flatMap((e) => webhookEntries(e, opts, namespace));
   const mutating = withProbe('mutating', of('mutating'), opts, namespace);
   const validating = withProbe('validating', of('validating'), opts, namespace);
+  const convertAt = () => webhookUrl(opts.baseUrl, opts.clusterId, opts.secret, CONVERSION_PATH);
+  const caBundle = opts.caBundle === undefined ? undefined : caBundleField(opts.caBundle);
   return [
-    ...opts.crds.map((c) => structuredClone(c)),
+    ...opts.crds.map((c) => (c.metadata?.annotations as Record<string, string> | undefined)?.[CONVERSION_ANNOTATION] ? withConversionWebhook(c, convertAt(), caBundle) : structuredClone(c)),
     // The name label too: API servers before 1.21 do not set it, and the config observer selects by it.
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { ...MANAGED_LABELS, [OPT_OUT_LABEL]: OPT_OUT_VALUE, [NAME_LABEL]: namespace } } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: RECONCILER_NAME, namespace, labels: MANAGED_LABELS } },
@@ -289,7 +293,7 @@ function parseSelectorKeys(text: string | undefined): SelectorKeys {
 }
 
 /** The caBundle field is base64 of PEM; accept either form, and refuse anything else. */
-function caBundleField(value: string): string {
+export function caBundleField(value: string): string {
   const text = value.trim();
   if (text.includes('-----BEGIN CERTIFICATE-----')) return btoa(text.endsWith('\n') ? text : `${text}\n`);
   let decoded = '';

@@ -15,7 +15,7 @@ import { parseAllDocuments } from 'yaml';
 import { allow, type WebhookEndpoint } from '../../src/admission/types.js';
 import { PROBE_WEBHOOK_NAME } from '../../src/admission/probe.js';
 import { newSecret } from '../../src/edge-state/auth.js';
-import { applyClusterSide, WebhooksRefusedError } from '../../src/install/apply.js';
+import { applyClusterSide, removeConversionWebhooks, WebhooksRefusedError } from '../../src/install/apply.js';
 import { entryNames, MUTATING_CONFIG, OPT_OUT_LABEL, RECONCILER_NAME, renderClusterSide, VALIDATING_CONFIG, type RenderOptions, type WebhookEntry } from '../../src/install/render.js';
 import { readCrdManifests } from '../../src/kube/crd-manifests.js';
 import { isNotFound } from '../../src/kube/errors.js';
@@ -94,6 +94,8 @@ function run(cmd: string, args: string[], env: Record<string, string | undefined
 const cli = (args: string[], env?: Record<string, string | undefined>) => run(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', ...args], env);
 
 async function cleanUp(): Promise<void> {
+  // The CRDs applied here point their conversion webhook at a closed port: later files need None.
+  await removeConversionWebhooks(kube);
   const gone = (o: KubeObject) => kube.delete(o).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
   await gone({ apiVersion: ADMISSION, kind: 'MutatingWebhookConfiguration', metadata: { name: MUTATING_CONFIG } });
   await gone({ apiVersion: ADMISSION, kind: 'ValidatingWebhookConfiguration', metadata: { name: VALIDATING_CONFIG } });

@@ -53,6 +53,22 @@ export const AdvancedCronJobSpec = Type.Object({
   template: AdvancedCronJobTemplate,
 });
 
+/**
+ * v1beta1's template can also create an ImageListPullJob. Schema only: this project does not
+ * serve ImageListPullJob, so the controller (which reads v1alpha1) never creates one.
+ */
+export const AdvancedCronJobTemplateV1beta1 = Type.Object(
+  {
+    ...AdvancedCronJobTemplate.properties,
+    imageListPullJobTemplate: opt(
+      preserveUnknown({ description: 'The ImageListPullJob to create at each scheduled time (metadata and spec).' }),
+    ),
+  },
+  { description: 'What to create at each scheduled time: set exactly one of jobTemplate, broadcastJobTemplate or imageListPullJobTemplate.' },
+);
+
+export const AdvancedCronJobSpecV1beta1 = Type.Object({ ...AdvancedCronJobSpec.properties, template: AdvancedCronJobTemplateV1beta1 });
+
 export const AdvancedCronJobStatus = Type.Object({
   type: opt(openString<AdvancedCronJobTemplateKind>({ description: 'The kind of job this creates: Job or BroadcastJob.' })),
   active: opt(
@@ -66,6 +82,9 @@ export const AdvancedCronJobStatus = Type.Object({
 export const AdvancedCronJobKind = defineKind({
   group: 'apps.kruise.io',
   version: 'v1alpha1',
+  // Conversion None, as in OpenKruise 1.9: v1alpha1 reads drop imageListPullJobTemplate.
+  otherVersions: [{ name: 'v1beta1', spec: AdvancedCronJobSpecV1beta1 }],
+  storage: 'v1beta1',
   kind: 'AdvancedCronJob',
   plural: 'advancedcronjobs',
   singular: 'advancedcronjob',

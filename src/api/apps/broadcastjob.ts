@@ -84,6 +84,9 @@ export const BroadcastJobStatus = Type.Object({
 export const BroadcastJobKind = defineKind({
   group: 'apps.kruise.io',
   version: 'v1alpha1',
+  // The same schema in both versions (conversion None), as in OpenKruise 1.9.
+  otherVersions: [{ name: 'v1beta1' }],
+  storage: 'v1beta1',
   kind: 'BroadcastJob',
   plural: 'broadcastjobs',
   singular: 'broadcastjob',

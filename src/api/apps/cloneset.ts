@@ -68,6 +68,12 @@ export const CloneSetSpec = Type.Object({
     }),
   ),
   scaleStrategy: opt(Type.Composite([CloneSetScaleStrategy], { description: 'How pods are created and deleted.' })),
+  progressDeadlineSeconds: opt(
+    int32({
+      description:
+        'Most seconds the CloneSet may take to become available or paused by its partition; past it, OpenKruise sets a ProgressDeadlineExceeded condition (time paused is not counted). Unset: no deadline.',
+    }),
+  ),
   updateStrategy: opt(Type.Composite([CloneSetUpdateStrategy], { description: 'How pods are updated to a new revision.' })),
   revisionHistoryLimit: opt(int32({ description: 'Number of old ControllerRevisions to keep. Default 10.' })),
   minReadySeconds: opt(

@@ -2,7 +2,7 @@
 // update, partitioned and node-selective rollouts, pausing, burst control and lifecycle hooks.
 import type { V1LabelSelector, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, opt, openString, preserveUnknown, time, type Static } from '../schema.js';
-import { AGE_COLUMN, TEMPLATE_COLUMNS, defineKind, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, TEMPLATE_COLUMNS, defineKind, type KubeObject, type ObjectOf } from '../kind.js';
 import { Lifecycle } from './pub.js';
 
 export type DaemonSetUpdateStrategyType = 'RollingUpdate' | 'OnDelete';
@@ -91,9 +91,35 @@ export const DaemonSetStatus = Type.Object({
   daemonSetHash: Type.String({ description: 'controller-revision-hash of the newest revision.' }),
 });
 
+export const DaemonSetScaleStrategy = Type.Object({
+  partitionedScaling: opt(
+    Type.Boolean({
+      description:
+        'Create daemon pods on new nodes only within rollingUpdate.partition, as updates are (v1alpha1: the daemonset.kruise.io/progressive-create-pod: "true" annotation). Default false.',
+    }),
+  ),
+});
+
+/** v1beta1 (OpenKruise's storage version): scaleStrategy replaces the progressive-create-pod annotation. */
+export const DaemonSetSpecV1beta1 = Type.Object({
+  ...DaemonSetSpec.properties,
+  scaleStrategy: opt(Type.Composite([DaemonSetScaleStrategy], { description: 'How daemon pods are created on nodes that need one.' })),
+});
+
+const { daemonSetHash: _hash, ...sharedStatusFields } = DaemonSetStatus.properties;
+
+/** v1beta1: `updateRevision` is v1alpha1's `daemonSetHash`. */
+export const DaemonSetStatusV1beta1 = Type.Object({
+  ...sharedStatusFields,
+  updateRevision: opt(Type.String({ description: 'controller-revision-hash of the newest revision.' })),
+});
+
 export const DaemonSetKind = defineKind({
   group: 'apps.kruise.io',
   version: 'v1alpha1',
+  otherVersions: [{ name: 'v1beta1', spec: DaemonSetSpecV1beta1, status: DaemonSetStatusV1beta1 }],
+  storage: 'v1beta1',
+  conversion: 'Webhook',
   kind: 'DaemonSet',
   plural: 'daemonsets',
   singular: 'daemonset',
@@ -120,3 +146,6 @@ export type DaemonSetSpec = Static<typeof DaemonSetSpec>;
 export type DaemonSetCondition = Static<typeof DaemonSetCondition>;
 export type DaemonSetStatus = Static<typeof DaemonSetStatus>;
 export type DaemonSet = ObjectOf<typeof DaemonSetKind>;
+export type DaemonSetSpecV1beta1 = Static<typeof DaemonSetSpecV1beta1>;
+export type DaemonSetStatusV1beta1 = Static<typeof DaemonSetStatusV1beta1>;
+export type DaemonSetV1beta1 = KubeObject<DaemonSetSpecV1beta1, DaemonSetStatusV1beta1>;

@@ -92,6 +92,9 @@ export const ImagePullJobStatus = Type.Object({
 export const ImagePullJobKind = defineKind({
   group: 'apps.kruise.io',
   version: 'v1alpha1',
+  // The same schema in both versions (conversion None), as in OpenKruise 1.9.
+  otherVersions: [{ name: 'v1beta1' }],
+  storage: 'v1beta1',
   kind: 'ImagePullJob',
   plural: 'imagepulljobs',
   singular: 'imagepulljob',

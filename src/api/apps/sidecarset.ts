@@ -9,7 +9,7 @@ import type {
   V1Volume,
 } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, oneOf, opt, openString, preserveUnknown, stringMap, type Static } from '../schema.js';
-import { AGE_COLUMN, defineKind, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, defineKind, type KubeObject, type ObjectOf } from '../kind.js';
 import { UpdatePriorityStrategy, UpdateScatterTerm } from './pub.js';
 
 const labelSelector = (description: string) =>
@@ -238,9 +238,25 @@ export const SidecarSetStatus = Type.Object({
   ),
 });
 
+const { namespace: _namespace, ...sharedSpecFields } = SidecarSetSpec.properties;
+
+/** v1beta1 (OpenKruise's storage version): `namespace` is gone (namespaceSelector covers it), and the custom version is a field instead of a label. */
+export const SidecarSetSpecV1beta1 = Type.Object({
+  ...sharedSpecFields,
+  customVersion: opt(
+    Type.String({
+      description:
+        'A version name of your own for this revision of the sidecars; replaces the apps.kruise.io/sidecarset-custom-version label of v1alpha1.',
+    }),
+  ),
+});
+
 export const SidecarSetKind = defineKind({
   group: 'apps.kruise.io',
   version: 'v1alpha1',
+  otherVersions: [{ name: 'v1beta1', spec: SidecarSetSpecV1beta1 }],
+  storage: 'v1beta1',
+  conversion: 'Webhook',
   kind: 'SidecarSet',
   plural: 'sidecarsets',
   singular: 'sidecarset',
@@ -268,3 +284,5 @@ export type SidecarSetInjectionStrategy = Static<typeof SidecarSetInjectionStrat
 export type SidecarSetSpec = Static<typeof SidecarSetSpec>;
 export type SidecarSetStatus = Static<typeof SidecarSetStatus>;
 export type SidecarSet = ObjectOf<typeof SidecarSetKind>;
+export type SidecarSetSpecV1beta1 = Static<typeof SidecarSetSpecV1beta1>;
+export type SidecarSetV1beta1 = KubeObject<SidecarSetSpecV1beta1, SidecarSetStatus>;

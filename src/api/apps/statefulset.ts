@@ -164,7 +164,8 @@ export const StatefulSetStatus = Type.Object({
 export const StatefulSetKind = defineKind({
   group: 'apps.kruise.io',
   version: 'v1beta1',
-  alsoServed: ['v1alpha1'],
+  otherVersions: [{ name: 'v1alpha1' }],
+  conversion: 'Webhook',
   kind: 'StatefulSet',
   plural: 'statefulsets',
   singular: 'statefulset',
