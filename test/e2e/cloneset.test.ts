@@ -144,7 +144,7 @@ describe('the CloneSet controller (scale and status)', () => {
     }
   });
 
-  it('through the Node loop: scales out and in, replaces a pod named in podsToDelete, and reports status', async () => {
+  it('through the Node loop: scales out and in, replaces a pod named in podsToDelete and then drops its name, and reports status', async () => {
     const stop = new AbortController();
     const loop = runLoop({
       kube: env.kube, reconcilers: [cloneSetReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
@@ -161,6 +161,11 @@ describe('the CloneSet controller (scale and status)', () => {
       await eventually('the named pod replaced', async () => {
         const names = (await livePods('looped')).map((p) => p.metadata.name);
         return names.length === 4 && !names.includes(victim) ? true : undefined;
+      }, 30_000, 50);
+      // Its name is dropped from podsToDelete once it is gone (OpenKruise's truncatePodsToDelete).
+      await eventually('podsToDelete emptied', async () => {
+        const got = await env.kube.get<KubeObject & { spec: { scaleStrategy?: { podsToDelete?: string[] } } }>('apps.kruise.io/v1alpha1', 'CloneSet', 'looped', env.ns);
+        return (got.spec.scaleStrategy?.podsToDelete ?? []).length === 0 ? true : undefined;
       }, 30_000, 50);
       await env.kube.patch(cs, { spec: { replicas: 2 } });
       await eventually('scaled in to 2', async () => ((await livePods('looped')).length === 2 ? true : undefined), 30_000, 50);
