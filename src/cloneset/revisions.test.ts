@@ -83,6 +83,36 @@ describe('CloneSet revision names: OpenKruise-computed vectors (docs/tutorial/cl
   });
 });
 
+// A CloneSet with volumeClaimTemplates: OpenKruise's NewRevision hashes only the template patch
+// (getPatch: spec.template with $patch replace), so the name is the tutorial's, and PatchVCTemplateHash
+// adds the claims' hash as an annotation. 3510603703 and 1129974074 are Go's (scripts/vct-hash-go-vectors.ts;
+// the second is OpenKruise's own single-pvc vector, volume_templates_hash_test.go).
+describe('CloneSet revisions with volumeClaimTemplates', () => {
+  const withClaims = (image: string, claims: unknown[]): CloneSet => {
+    const cs = guestbook(image);
+    return { ...cs, spec: { ...cs.spec, volumeClaimTemplates: claims } } as CloneSet;
+  };
+  const dataVol = { metadata: { name: 'data-vol' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } }, volumeMode: 'Filesystem' } };
+  const pvc1 = { metadata: { name: 'pvc-1' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' }, limits: { storage: '2Gi' } } } };
+
+  it('keeps OpenKruise’s name (guestbook-clone-64598d67b, 56dfcdfff9 after the image edit) and carries the claims’ hash', () => {
+    const v1 = newCloneSetRevision(withClaims('openkruise/guestbook:v1', [dataVol]), 0, 1);
+    expect(v1.metadata.name).toBe('guestbook-clone-64598d67b');
+    expect(v1.metadata.annotations?.['kruise.io/cloneset-volumeclaimtemplate-hash']).toBe('3510603703');
+    const v2 = newCloneSetRevision(withClaims('openkruise/guestbook:v2', [pvc1]), 0, 2);
+    expect(v2.metadata.name).toBe('guestbook-clone-56dfcdfff9');
+    expect(v2.metadata.annotations?.['kruise.io/cloneset-volumeclaimtemplate-hash']).toBe('1129974074');
+  });
+
+  it('a claim change alone keeps the name and changes only the annotation', () => {
+    const bigger = { ...dataVol, spec: { ...dataVol.spec, resources: { requests: { storage: '2Gi' } } } };
+    const a = newCloneSetRevision(withClaims('openkruise/guestbook:v1', [dataVol]), 0, 1);
+    const b = newCloneSetRevision(withClaims('openkruise/guestbook:v1', [bigger]), 0, 1);
+    expect(b.metadata.name).toBe(a.metadata.name);
+    expect(b.metadata.annotations?.['kruise.io/cloneset-volumeclaimtemplate-hash']).not.toBe(a.metadata.annotations?.['kruise.io/cloneset-volumeclaimtemplate-hash']);
+  });
+});
+
 describe('newCloneSetRevision', () => {
   it('collisionCount changes the hash, name and hash label', () => {
     const cs = guestbook('openkruise/guestbook:v1');

@@ -26,6 +26,41 @@ describe('isPodAvailableForBudget', () => {
       p.spec.containers[0]!.image = `nginx@${DIGEST}`;
       p.status!.containerStatuses![0]!.imageID = `docker-pullable://nginx@${OTHER}`;
     }), false],
+    // kruise#2570: containerd reports the image config digest, bare; it cannot be compared.
+    ['digest image, bare config-digest imageID', edit((p) => {
+      p.spec.containers[0]!.image = `registry.k8s.io/ingress-nginx/controller@${DIGEST}`;
+      p.status!.containerStatuses![0]!.imageID = OTHER;
+    }), true],
+    ['digest image, bare imageID with scheme', edit((p) => {
+      p.spec.containers[0]!.image = `nginx:1.25@${DIGEST}`;
+      p.status!.containerStatuses![0]!.imageID = `containerd://${OTHER}`;
+    }), true],
+    ['digest image, no imageID yet', edit((p) => {
+      p.spec.containers[0]!.image = `nginx@${DIGEST}`;
+      p.status!.containerStatuses = [];
+    }), false],
+    ['digest image, another repository', edit((p) => {
+      p.spec.containers[0]!.image = `nginx@${DIGEST}`;
+      p.status!.containerStatuses![0]!.imageID = `docker.io/library/httpd@${DIGEST}`;
+    }), false],
+    // PR #2563: a digest-pinned pod still waits for its in-place update.
+    ['digest image in in-place update grace', edit((p) => {
+      p.spec.containers[0]!.image = `nginx@${DIGEST}`;
+      p.status!.containerStatuses![0]!.imageID = `docker-pullable://nginx@${DIGEST}`;
+      p.metadata.annotations = { 'apps.kruise.io/inplace-update-grace': '{}' };
+    }), false],
+    ['native sidecar digest differs', edit((p) => {
+      p.spec.initContainers = [{ name: 'proxy', image: `envoy@${DIGEST}`, restartPolicy: 'Always' }];
+      p.status!['initContainerStatuses'] = [{ name: 'proxy', imageID: `docker.io/library/envoy@${OTHER}` }];
+    }), false],
+    ['native sidecar digest matches', edit((p) => {
+      p.spec.initContainers = [{ name: 'proxy', image: `envoy@${DIGEST}`, restartPolicy: 'Always' }];
+      p.status!['initContainerStatuses'] = [{ name: 'proxy', imageID: `docker.io/library/envoy@${DIGEST}` }];
+    }), true],
+    ['plain init container is not compared', edit((p) => {
+      p.spec.initContainers = [{ name: 'setup', image: `busybox@${DIGEST}` }];
+      p.status!['initContainerStatuses'] = [{ name: 'setup', imageID: `docker.io/library/busybox@${OTHER}` }];
+    }), true],
     ['in-place update grace', edit((p) => (p.metadata.annotations = { 'apps.kruise.io/inplace-update-grace': '{}' })), false],
     ['in-place update with next batches', edit((p) => (p.metadata.annotations = { 'apps.kruise.io/inplace-update-state': JSON.stringify({ nextContainerImages: { main: 'nginx:2' } }) })), false],
     ['in-place update not yet restarted', edit((p) => {

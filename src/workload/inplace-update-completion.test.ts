@@ -45,3 +45,37 @@ describe('completion rules', () => {
     expect(isPodInPlaceUpdateCompleted(pod({ [INPLACE_UPDATE_STATE_KEY]: '{' }))).toBe(false);
   });
 });
+
+// kruise#2297: a new tag of the same digest keeps the imageID; the runtime may report the old tag.
+describe('a retag whose digest (imageID) is unchanged', () => {
+  const PATCHED = '2026-01-01T10:00:05Z';
+  const state: InPlaceUpdateState = {
+    revision: 'r', updateTimestamp: '2026-01-01T10:00:00Z', lastContainerStatuses: { c1: { imageID: 'img01' } },
+    containerBatchesRecord: [{ timestamp: PATCHED, containers: ['c1'] }],
+  };
+  const status = (started: string, previousEnded?: string): ContainerStatus => ({
+    name: 'c1', imageID: 'img01', image: 'repo/app:v1', state: { running: { startedAt: started } },
+    ...(previousEnded ? { lastState: { terminated: { exitCode: 0, finishedAt: previousEnded } } } : {}),
+  });
+  const check = (cs: ContainerStatus, s: InPlaceUpdateState = state) => isInPlaceUpdateCompleted(pod({}, [cs], 'repo/app:v2'), s);
+
+  it('is done once the container started after its batch was patched', () => expect(check(status('2026-01-01T10:00:06Z', '2026-01-01T10:00:06Z'))).toBe(true));
+  it('is done when it restarted in the second of the patch, its predecessor ending then too', () =>
+    expect(check(status('2026-01-01T10:00:05Z', '2026-01-01T10:00:05Z'))).toBe(true));
+  it('waits while the container runs from before the patch', () => {
+    expect(check(status('2026-01-01T09:00:00Z'))).toBe(false);
+    expect(check(status('2026-01-01T09:00:00Z', '2026-01-01T08:59:59Z'))).toBe(false);
+  });
+  it('waits when it started in the second of the patch with no predecessor ending then (it may predate the patch)', () =>
+    expect(check(status('2026-01-01T10:00:05Z', '2026-01-01T10:00:01Z'))).toBe(false));
+  it('waits without a batch record naming the container (no patch time to compare with)', () => {
+    expect(check(status('2026-01-01T10:00:06Z'), { ...state, containerBatchesRecord: [{ timestamp: PATCHED, containers: ['other'] }] })).toBe(false);
+    expect(check(status('2026-01-01T10:00:06Z'), { ...state, containerBatchesRecord: undefined })).toBe(false);
+  });
+  it('takes the latest batch naming the container', () => {
+    const later = { ...state, containerBatchesRecord: [{ timestamp: PATCHED, containers: ['c1'] }, { timestamp: '2026-01-01T10:01:00Z', containers: ['c1'] }] };
+    expect(check(status('2026-01-01T10:00:30Z', '2026-01-01T10:00:30Z'), later)).toBe(false);
+  });
+  it('waits while the container is not running', () =>
+    expect(check({ name: 'c1', imageID: 'img01', image: 'repo/app:v1', state: { waiting: { reason: 'ContainerCreating' } } })).toBe(false));
+});

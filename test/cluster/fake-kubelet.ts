@@ -41,6 +41,10 @@ export class FakeKubelet {
   private restartReadyDelayMs = 0;
   private readonly failingPulls = new Set<string>();
   private readonly exitingCommands = new Set<string>();
+  /** How the container runtime reports an image (spec image → status image and imageID). */
+  private readonly imageReports = new Map<string, { image?: string; imageID?: string }>();
+  /** The spec image each container was started from (containerID → image). */
+  private readonly startedFrom = new Map<string, string>();
   errors: unknown[] = [];
 
   constructor(private readonly kube: KubeHttp, private readonly pollMs = 150) {}
@@ -126,6 +130,16 @@ export class FakeKubelet {
    */
   setRestartReadyDelay(ms: number): void {
     this.restartReadyDelayMs = ms;
+  }
+
+  /**
+   * The runtime reports `image` as a real CRI may: another status image (containerd names a
+   * digest by the first tag it knows for it) or another imageID (a bare config digest `sha256:…`,
+   * or the imageID of another tag of the same image). The kubelet still restarts a container when
+   * its spec image changes.
+   */
+  reportImage(image: string, report: { image?: string; imageID?: string }): void {
+    this.imageReports.set(image, report);
   }
 
   /** Pulls of `image` fail (until `allowPull`): its containers wait in ErrImagePull, then ImagePullBackOff, with no imageID. */
@@ -221,8 +235,10 @@ export class FakeKubelet {
       }
       let restartCount = before?.restartCount ?? 0;
       let lastState = before?.lastState;
+      const report = this.imageReports.get(image) ?? {};
+      const ranFrom = (before?.containerID && this.startedFrom.get(before.containerID)) || before?.image;
       // An in-place image change: the kubelet kills the container and starts the new image.
-      if (before && before.image !== image) {
+      if (before && ranFrom !== image) {
         this.restartedAt.set(`${key}/${c.name}`, now.getTime());
         restartCount += 1;
         lastState = { terminated: { exitCode: 0, reason: 'Completed', startedAt: before.state?.running?.startedAt ?? startedAt, finishedAt: now } };
@@ -234,15 +250,17 @@ export class FakeKubelet {
         lastState = before?.state?.running ? { terminated: { exitCode: failedCode, reason: 'Error', startedAt: before.state.running.startedAt ?? startedAt, finishedAt: now } } : lastState;
       }
       const running = failedCode === undefined && completed === undefined;
-      const keepStart = before && before.image === image && before.state?.running && !wasFailed;
+      const keepStart = before && ranFrom === image && before.state?.running && !wasFailed;
       const state = running
         ? { running: { startedAt: keepStart ? before.state!.running!.startedAt : now } }
         : { terminated: { exitCode: completed ?? failedCode ?? 0, reason: (completed ?? failedCode) === 0 ? 'Completed' : 'Error', startedAt, finishedAt: before?.state?.terminated?.finishedAt ?? now } };
+      const containerID = `fake://${createHash('sha256').update(`${key}/${c.name}/${restartCount}`).digest('hex').slice(0, 32)}`;
+      this.startedFrom.set(containerID, image);
       return {
         name: c.name,
-        image,
-        imageID: imageIdOf(image),
-        containerID: `fake://${createHash('sha256').update(`${key}/${c.name}/${restartCount}`).digest('hex').slice(0, 32)}`,
+        image: report.image ?? image,
+        imageID: report.imageID ?? imageIdOf(image),
+        containerID,
         ready: running && !o.notReady && !this.warmingUp(`${key}/${c.name}`, now.getTime()),
         started: running,
         restartCount,

@@ -10,6 +10,7 @@ import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
+import { imageIdOf } from '../cluster/fake-kubelet.js';
 import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 import { attempt as answerOf, createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
@@ -143,7 +144,7 @@ describe('the CloneSet controller (scale and status)', () => {
     }
   });
 
-  it('through the Node loop: scales out and in, replaces a pod named in podsToDelete, and reports status', async () => {
+  it('through the Node loop: scales out and in, replaces a pod named in podsToDelete and then drops its name, and reports status', async () => {
     const stop = new AbortController();
     const loop = runLoop({
       kube: env.kube, reconcilers: [cloneSetReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
@@ -160,6 +161,11 @@ describe('the CloneSet controller (scale and status)', () => {
       await eventually('the named pod replaced', async () => {
         const names = (await livePods('looped')).map((p) => p.metadata.name);
         return names.length === 4 && !names.includes(victim) ? true : undefined;
+      }, 30_000, 50);
+      // Its name is dropped from podsToDelete once it is gone (OpenKruise's truncatePodsToDelete).
+      await eventually('podsToDelete emptied', async () => {
+        const got = await env.kube.get<KubeObject & { spec: { scaleStrategy?: { podsToDelete?: string[] } } }>('apps.kruise.io/v1alpha1', 'CloneSet', 'looped', env.ns);
+        return (got.spec.scaleStrategy?.podsToDelete ?? []).length === 0 ? true : undefined;
       }, 30_000, 50);
       await env.kube.patch(cs, { spec: { replicas: 2 } });
       await eventually('scaled in to 2', async () => ((await livePods('looped')).length === 2 ? true : undefined), 30_000, 50);
@@ -198,6 +204,36 @@ describe('the CloneSet controller (scale and status)', () => {
       for (const p of after) {
         expect((p.spec as { containers: { image: string }[] }).containers[0]!.image).toBe('app:2');
         expect(p.metadata.labels?.['controller-revision-hash']).toBe(done.updateRevision);
+      }
+    } finally {
+      stop.abort();
+      await loop;
+    }
+  });
+  it('through the Node loop: a new tag of the same digest (imageID unchanged, the runtime naming the old tag) completes in place (kruise#2297)', async () => {
+    env.kubelet.reportImage('repo/app:v2', { image: 'repo/app:v1', imageID: imageIdOf('repo/app:v1') });
+    const stop = new AbortController();
+    const loop = runLoop({
+      kube: env.kube, reconcilers: [cloneSetReconciler], watch: true, resyncEveryMs: 3_600_000, signal: stop.signal,
+      run: (r, scope) => runReconciler(env.kube, r, { scope, identity: `cs-retag-${scope.kind}` }),
+    });
+    type Status = { readyReplicas?: number; updatedReadyReplicas?: number; updateRevision?: string };
+    const statusOf = async () => (await env.kube.get<KubeObject & { status?: Status }>('apps.kruise.io/v1alpha1', 'CloneSet', 'retag', env.ns)).status;
+    try {
+      const base = cloneSetOf('retag', 2);
+      const spec = base.spec as { template: { spec: { containers: { name: string; image: string }[] } } };
+      spec.template.spec.containers[0]!.image = 'repo/app:v1';
+      const cs = await env.kube.create({ ...base, spec: { ...spec, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 } } });
+      await eventually('2 ready', async () => ((await statusOf())?.readyReplicas === 2 ? true : undefined), 30_000, 50);
+      const first = await statusOf();
+      await env.kube.patch(cs, { spec: { template: { spec: { containers: [{ name: 'main', image: 'repo/app:v2' }] } } } });
+      await eventually('both updated in place and ready again', async () => {
+        const s = await statusOf();
+        return s?.updatedReadyReplicas === 2 && s.readyReplicas === 2 && s.updateRevision !== first?.updateRevision ? s : undefined;
+      }, 30_000, 50);
+      for (const p of await livePods('retag')) {
+        const cs0 = (p.status as { containerStatuses: { image: string; restartCount: number }[] }).containerStatuses[0]!;
+        expect(cs0).toMatchObject({ image: 'repo/app:v1', restartCount: 1 });
       }
     } finally {
       stop.abort();

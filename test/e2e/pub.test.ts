@@ -220,6 +220,24 @@ describe('disruption decisions', () => {
     }
   });
 
+  it('digest-pinned pods whose runtime reports a bare config-digest imageID count as available, so the budget protects them (kruise#2570)', async () => {
+    const image = `registry.k8s.io/ingress-nginx/controller@sha256:${'1'.repeat(64)}`;
+    env.kubelet.reportImage(image, { imageID: `sha256:${'2'.repeat(64)}` });
+    await env.createPub('dig', { selector: { matchLabels: { app: 'dig' } }, maxUnavailable: 1 });
+    const names = range('dig', 2);
+    for (const name of names) {
+      await env.kube.create({
+        apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: env.ns, labels: { app: 'dig' } },
+        spec: { automountServiceAccountToken: false, containers: [{ name: 'main', image }], terminationGracePeriodSeconds: 5 },
+      });
+    }
+    await env.waitReady(names);
+    await env.resync();
+    expect(await env.pubStatus('dig')).toMatchObject({ totalReplicas: 2, desiredAvailable: 1, currentAvailable: 2, unavailableAllowed: 1 });
+    expect(await evict(names[0]!)).toEqual({ code: 201, message: '' });
+    expect(await evict(names[1]!)).toEqual({ code: 429, message: deniedBy(VPOD, exhausted('dig')) });
+  });
+
   it('desiredAvailable 0 allows every DELETE too', async () => {
     const [pod] = await readyPods('zero-del', 1);
     await env.createPub('zero-del', { selector: { matchLabels: { app: 'zero-del' } }, maxUnavailable: '100%' });

@@ -22,6 +22,7 @@ import { chooseUpdateRevision } from './revision-choice.js';
 import { event, isAvailable, isUpdated, type CloneSetRun } from './run.js';
 import { planImagePreDownload } from './predownload.js';
 import { planScale } from './scale.js';
+import { truncatePodsToDelete } from './pods-to-delete.js';
 import { cloneSetStatus, STATUS_FIELDS, withCondition, type CloneSetCondition } from './status.js';
 import { planUpdates } from './update.js';
 
@@ -79,6 +80,8 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
       planUpdates(run);
       restoreReadiness(run);
     }
+    const truncate = truncatePodsToDelete(input, pods);
+    if (truncate) run.plan.writes.push(truncate);
   }
 
   const { status, wakeAt } = cloneSetStatus(run, revision.collisionCount);
