@@ -105,9 +105,17 @@ describe('resyncBudget: taking over what the status records', () => {
     expect(next).toMatchObject({ currentAvailable: 9, unavailableAllowed: 1 });
   });
 
-  it('a ledger with a record keeps its own entries (the status may be older than they are)', () => {
+  it('a ledger with a record keeps its own entries and adds those only the status records, as OpenKruise starts every sync from status', () => {
+    const held = budget({ disruptedPods: { 'pod-2': T - 1_000 } });
+    expect(resyncBudget(held, resyncReq(facts(10), 8, { recorded }), T).next).toMatchObject({ disruptedPods: { 'pod-1': T - 5_000, 'pod-2': T - 1_000 }, unavailableAllowed: 0 });
+  });
+
+  it('an entry only the status still shows, expired, is dropped without being reported again (the ledger reported it)', () => {
     const held = budget({ disruptedPods: {} });
-    expect(resyncBudget(held, resyncReq(facts(10), 8, { recorded }), T).next).toMatchObject({ disruptedPods: {}, unavailableAllowed: 2 });
+    const stale = { disruptedPods: { 'pod-1': T - 30_000 } };
+    const { result, next } = resyncBudget(held, resyncReq(facts(10), 8, { recorded: stale }), T);
+    expect(next).toMatchObject({ disruptedPods: {}, unavailableAllowed: 2 });
+    expect(result.expired.disrupted).toEqual([]);
   });
 
   it('a ledger of a deleted PUB of the same name counts as none', () => {

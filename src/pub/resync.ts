@@ -6,6 +6,7 @@
 // state), so none is forgotten. Pure.
 import type { PodFact, PubBudgetState, Refusal } from './budget-state.js';
 import type { PubOperation } from './types.js';
+import { pendingToKeep, reportedBefore } from './recorded-pending.js';
 
 /** A disruption the controller has not seen happen after this long never happened (OpenKruise: 20 s). */
 export const DISRUPTED_POD_TIMEOUT_MS = 20_000;
@@ -56,12 +57,15 @@ function keepPending(
   pods: Record<string, PodFact>,
   now: number,
   timeoutMs: number,
+  reported: ReadonlySet<string> = new Set(),
 ): { kept: Record<string, number>; expired: string[] } {
   const kept: Record<string, number> = {};
   const expired: string[] = [];
   for (const [pod, at] of Object.entries(entries)) {
     if (pods[pod] !== 'available') continue;
-    if (now - at > timeoutMs) expired.push(pod);
+    if (now - at > timeoutMs) {
+      if (!reported.has(pod)) expired.push(pod);
+    }
     else kept[pod] = at;
   }
   return { kept, expired: expired.sort() };
@@ -75,9 +79,9 @@ function unacknowledged(refusals: Record<string, Refusal>, acknowledged: Record<
 export function resyncBudget(state: PubBudgetState | undefined, req: PubResyncRequest, now: number): { result: PubResyncResult; next: PubBudgetState } {
   const prev = state && state.uid === req.uid ? state : undefined;
   // The first resync of this PUB's budget takes over what its status says is in flight.
-  const pending = prev ?? req.recorded;
-  const disrupted = keepPending(pending?.disruptedPods ?? {}, req.pods, now, DISRUPTED_POD_TIMEOUT_MS);
-  const unavailable = keepPending(pending?.unavailablePods ?? {}, req.pods, now, UNAVAILABLE_POD_TIMEOUT_MS);
+  const pending = pendingToKeep(prev, req.recorded);
+  const disrupted = keepPending(pending.disruptedPods, req.pods, now, DISRUPTED_POD_TIMEOUT_MS, reportedBefore(prev, req.recorded, 'disruptedPods'));
+  const unavailable = keepPending(pending.unavailablePods, req.pods, now, UNAVAILABLE_POD_TIMEOUT_MS, reportedBefore(prev, req.recorded, 'unavailablePods'));
   const currentAvailable = Object.entries(req.pods).filter(
     ([pod, fact]) => fact === 'available' && !(pod in disrupted.kept) && !(pod in unavailable.kept),
   ).length;

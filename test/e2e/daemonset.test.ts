@@ -288,3 +288,30 @@ describe('revisions and labels', () => {
     expect(await env.kube.get('apps/v1', 'ControllerRevision', `${name}-${next.status!.daemonSetHash}`, env.ns)).toMatchObject({ revision: 2 });
   });
 });
+
+describe('migration from apps/v1', () => {
+  it('a native DaemonSet deleted with propagationPolicy Orphan and re-created as an Advanced one: its pods are adopted, not restarted', async () => {
+    const name = 'migrated';
+    const nodes = nodesOf('mig', 2);
+    await addPool('mig', nodes);
+    const advanced = daemonSetOf(env.ns, name, { pool: 'mig' });
+    const native = { ...advanced, apiVersion: 'apps/v1', spec: { ...advanced.spec, updateStrategy: { type: 'RollingUpdate' } } };
+    const nativeRef = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace: env.ns } };
+    await env.kube.create(native);
+    type NativePod = Pod & { metadata: { uid: string; ownerReferences?: { uid: string }[] } };
+    const nativePods = await eventually(`${name}: the native DaemonSet's pods ready`, async () => {
+      const ps = (await env.kube.list<NativePod>('v1', 'Pod', { namespace: env.ns, labelSelector: `app=${name}` })).items;
+      return ps.length === 2 && ps.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? ps : undefined;
+    }, 60_000);
+    const nativeHash = nativePods[0]!.metadata.labels?.['controller-revision-hash'];
+    // kubectl delete --cascade=orphan: the DaemonSet goes once the garbage collector has orphaned its pods.
+    await env.kube.delete(nativeRef, { propagationPolicy: 'Orphan' });
+    await eventually(`${name}: the native DaemonSet gone`, async () => ((await env.kube.get('apps/v1', 'DaemonSet', name, env.ns).catch(() => undefined)) ? undefined : true), 30_000);
+    await env.kube.create(advanced);
+    const done = await waitRolledOut(name, nodes, 'app:1');
+    expect(done.status?.daemonSetHash).toBe(nativeHash);
+    const after = (await pods(name)) as NativePod[];
+    expect(after.map((p) => p.metadata.uid).sort()).toEqual(nativePods.map((p) => p.metadata.uid).sort());
+    expect(after.every((p) => p.metadata.ownerReferences?.[0]?.uid === done.metadata.uid)).toBe(true);
+  });
+});

@@ -13,6 +13,7 @@ import { defaultedDaemonSet } from '../defaults.js';
 import { planDaemonSetRevisions } from '../revisions.js';
 import { daemonSetRef, type DaemonSet } from '../types.js';
 import { validateDaemonSet } from '../validate.js';
+import { claimDaemonPods } from './claims.js';
 import { planPlacement } from './manage.js';
 import type { DaemonSetObserved } from './observe.js';
 import { nodeEligibility, podsByNode, type NodeEligibility } from './placement.js';
@@ -35,13 +36,15 @@ export const TERMINATING_REQUEUE_MS = 1_000;
 
 const isPaused = (ds: DaemonSet) => ds.spec.updateStrategy?.rollingUpdate?.paused === true;
 
-function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node[], o: DaemonSetObserved, now: Date, plan: Plan): number | undefined {
+function decideOne(input: DaemonSet, ownedBefore: readonly Pod[], nodes: readonly Node[], o: DaemonSetObserved, now: Date, plan: Plan): number | undefined {
   const sel = input.spec.selector;
   if (sel && Object.keys(sel.matchLabels ?? {}).length + (sel.matchExpressions ?? []).length === 0) {
     plan.events.push({ regarding: { ...daemonSetRef(input), ...(input.metadata.uid ? { uid: input.metadata.uid } : {}) }, type: 'Warning', reason: 'SelectingAll', message: 'This DaemonSet is selecting all pods. A non-empty selector is required.' });
     return undefined;
   }
   const ds = defaultedDaemonSet(input);
+  const claims = claimDaemonPods(ds, ownedBefore, o.orphans ?? []);
+  const owned = claims.pods;
   const revisions = planDaemonSetRevisions(ds, o.revisions, owned);
   const eligibility = new Map<string, NodeEligibility>(nodes.map((n) => [n.metadata.name, nodeEligibility(n, ds)]));
   const placed = podsByNode(owned);
@@ -66,7 +69,9 @@ function decideOne(input: DaemonSet, owned: readonly Pod[], nodes: readonly Node
     const message = formatFieldErrors(errs);
     event(run, 'Warning', 'InvalidSpec', `DaemonSet ${ds.metadata.name} is invalid and is not acted on: ${message}`);
   } else {
-    run.plan.writes.push(...revisions.writes);
+    run.plan.writes.push(...claims.writes, ...revisions.writes);
+    // An adopted or released pod was written this run: its next write waits for the next run.
+    for (const w of claims.writes) if (w.op === 'patch') run.touched.add(w.target.name);
     if (!planPlacement(run)) {
       refreshPods(run);
       if (ds.spec.updateStrategy?.type === 'RollingUpdate' && !isPaused(ds)) planRollingUpdate(run);

@@ -3,7 +3,8 @@
 // pods of the namespaces concerned) and the ControllerRevisions. Fresh LISTs every run, no
 // expectations kept in memory.
 import type { KubeObject } from '../../kube/http.js';
-import { podListQuery, selectedPods } from '../../workload/pod-list-query.js';
+import { podListQuery } from '../../workload/pod-list-query.js';
+import { orphanPods } from '../../workload/pod-claims.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
@@ -14,8 +15,10 @@ import { byController } from '../../kube/by-controller.js';
 export type DaemonSetObserved = {
   daemonSets: DaemonSet[];
   nodes: Node[];
-  /** Pods by the uid of the DaemonSet that controls them. */
+  /** Pods by the uid of the DaemonSet that controls them, whatever their labels (claims.ts sorts them out). */
   podsByOwner: Map<string, Pod[]>;
+  /** Pods no controller owns, which a DaemonSet whose selector matches them adopts. */
+  orphans?: Pod[];
   revisions: ControllerRevision[];
 };
 
@@ -36,7 +39,8 @@ export async function observeDaemonSets(kube: KubeReader, scope: Scope): Promise
   return {
     daemonSets,
     nodes: nodes.items as unknown as Node[],
-    podsByOwner: selectedPods(daemonSets, byController(pods.items as unknown as Pod[], DAEMONSET_KIND)),
+    podsByOwner: byController(pods.items as unknown as Pod[], DAEMONSET_KIND),
+    orphans: orphanPods(pods.items as unknown as Pod[]),
     revisions: revisions.items as unknown as ControllerRevision[],
   };
 }

@@ -26,6 +26,7 @@ import { availability, event, isHealthy, isMonotonic, isUpdated, podRevision, re
 import { readyAgainWakeMs } from '../../workload/pod-conditions.js';
 import { STATUS_FIELDS, statefulSetStatus } from './status.js';
 import { planRollingUpdate } from './update.js';
+import { claimStatefulSetPods } from './pod-claims.js';
 
 /**
  * While pods are still to become available and no event may tell us (a Lambda without the pod
@@ -64,11 +65,13 @@ function buildSlots(run: StsRun, pods: readonly Pod[]): Slot[] {
   return liveOrdinals(run.range).map((ordinal) => ({ ordinal, pod: byOrdinal.get(ordinal)! }));
 }
 
-function decideOne(input: StatefulSet, owned: readonly Pod[], o: StatefulSetObserved, now: Date, plan: Plan, opts: DecideOptions): number | undefined {
+function decideOne(input: StatefulSet, ownedBefore: readonly Pod[], o: StatefulSetObserved, now: Date, plan: Plan, opts: DecideOptions): number | undefined {
   const gates = opts.gates ?? FEATURE_GATE_DEFAULTS;
   // Stored objects have the webhook's defaults; one stored before the webhook is read with them.
   const set = defaultedStatefulSet(input as never) as StatefulSet;
   const errs = validateStatefulSet(input as never);
+  const claims = claimStatefulSetPods(set, ownedBefore, o.orphans ?? []);
+  const owned = claims.pods;
   const history = planStatefulSetRevisions(set, o.revisions, owned);
   const revisions = new Map<string, ControllerRevision>(o.revisions.map((r) => [r.metadata.name, r]));
   revisions.set(history.update.metadata.name, history.update);
@@ -87,7 +90,9 @@ function decideOne(input: StatefulSet, owned: readonly Pod[], o: StatefulSetObse
     touched: new Set(),
     readied: new Set(),
   };
-  run.plan.writes.push(...history.writes);
+  run.plan.writes.push(...claims.writes, ...history.writes);
+  // An adopted or released pod was written this run: its next write waits for the next run.
+  for (const w of claims.writes) if (w.op === 'patch') run.touched.add(w.target.name);
 
   // Pods whose name encodes no ordinal are not ours to manage.
   const pods = owned.filter((p) => parentAndOrdinal(p.metadata.name).ordinal >= 0);

@@ -6,7 +6,8 @@ import type { PodUnavailableBudget } from '../../api/policy/podunavailablebudget
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import { listDisruptionBudgets } from '../../workload/list-budgets.js';
-import { podListQuery, selectedPods } from '../../workload/pod-list-query.js';
+import { podListQuery } from '../../workload/pod-list-query.js';
+import { orphanPods } from '../../workload/pod-claims.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StatefulSet } from '../types.js';
@@ -19,8 +20,10 @@ export type OwnerRef = { apiVersion: string; kind: string; name: string; uid: st
 
 export type StatefulSetObserved = {
   sets: StatefulSet[];
-  /** Pods by the uid of the StatefulSet that controls them. */
+  /** Pods by the uid of the StatefulSet that controls them, whatever their labels (pod-claims.ts sorts them out). */
   podsByOwner: Map<string, Pod[]>;
+  /** Pods no controller owns, which a StatefulSet adopts when they are its members and its selector matches. */
+  orphans?: Pod[];
   /** PVCs by `namespace/name`. */
   pvcs: Map<string, Pvc>;
   revisions: ControllerRevision[];
@@ -45,7 +48,8 @@ export async function observeStatefulSets(kube: KubeReader, scope: Scope): Promi
   ]);
   return {
     sets,
-    podsByOwner: selectedPods(sets, byController(pods.items as unknown as Pod[], STATEFULSET_KIND, 'apps.kruise.io')),
+    podsByOwner: byController(pods.items as unknown as Pod[], STATEFULSET_KIND, 'apps.kruise.io'),
+    orphans: orphanPods(pods.items as unknown as Pod[]),
     pvcs: new Map(((pvcs?.items ?? []) as unknown as Pvc[]).map((p) => [`${p.metadata.namespace}/${p.metadata.name}`, p])),
     revisions: revisions.items as unknown as ControllerRevision[],
     budgets,
