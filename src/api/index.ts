@@ -4,6 +4,7 @@ import { AdvancedCronJobKind } from './apps/advancedcronjob.js';
 import { BroadcastJobKind } from './apps/broadcastjob.js';
 import { CloneSetKind } from './apps/cloneset.js';
 import { DaemonSetKind } from './apps/daemonset.js';
+import { ImageListPullJobKind } from './apps/imagelistpulljob.js';
 import { ImagePullJobKind } from './apps/imagepulljob.js';
 import { ResourceDistributionKind } from './apps/resourcedistribution.js';
 import { SidecarSetKind } from './apps/sidecarset.js';
@@ -17,6 +18,7 @@ export const ALL_KINDS: readonly KindDefinition[] = [
   BroadcastJobKind,
   CloneSetKind,
   DaemonSetKind,
+  ImageListPullJobKind,
   ImagePullJobKind,
   ResourceDistributionKind,
   SidecarSetKind,
