@@ -17,6 +17,7 @@ import { unitedDeploymentReconciler } from './uniteddeployment/controller/reconc
 import { imagePullJobReconcilerFor, parsePullHelper } from './imagepulljob/controller/reconciler.js';
 import type { PullHelper } from './imagepulljob/controller/pull-pod.js';
 import { imageListPullJobReconciler } from './imagelistpulljob/controller/reconciler.js';
+import { launchPriorityReconciler } from './containerlaunchpriority/controller/reconciler.js';
 import { FEATURE_GATE_DEFAULTS, parseFeatureGates, type FeatureGates } from './reconcile/feature-gates.js';
 
 /**
@@ -41,6 +42,7 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: {
     unitedDeploymentReconciler as Reconciler,
     imagePullJobReconcilerFor(opts.pullHelper ? { helper: opts.pullHelper } : {}) as Reconciler,
     imageListPullJobReconciler as Reconciler,
+    launchPriorityReconciler as Reconciler,
   ];
 }
 
