@@ -18,6 +18,7 @@ import { imagePullJobReconcilerFor, parsePullHelper } from './imagepulljob/contr
 import type { PullHelper } from './imagepulljob/controller/pull-pod.js';
 import { imageListPullJobReconciler } from './imagelistpulljob/controller/reconciler.js';
 import { launchPriorityReconciler } from './containerlaunchpriority/controller/reconciler.js';
+import { persistentPodStateReconciler } from './persistentpodstate/controller/reconciler.js';
 import { FEATURE_GATE_DEFAULTS, parseFeatureGates, type FeatureGates } from './reconcile/feature-gates.js';
 
 /**
@@ -43,6 +44,7 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: {
     imagePullJobReconcilerFor(opts.pullHelper ? { helper: opts.pullHelper } : {}) as Reconciler,
     imageListPullJobReconciler as Reconciler,
     launchPriorityReconciler as Reconciler,
+    persistentPodStateReconciler as Reconciler,
   ];
 }
 

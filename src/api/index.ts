@@ -6,6 +6,7 @@ import { CloneSetKind } from './apps/cloneset.js';
 import { DaemonSetKind } from './apps/daemonset.js';
 import { ImageListPullJobKind } from './apps/imagelistpulljob.js';
 import { ImagePullJobKind } from './apps/imagepulljob.js';
+import { PersistentPodStateKind } from './apps/persistentpodstate.js';
 import { ResourceDistributionKind } from './apps/resourcedistribution.js';
 import { SidecarSetKind } from './apps/sidecarset.js';
 import { StatefulSetKind } from './apps/statefulset.js';
@@ -20,6 +21,7 @@ export const ALL_KINDS: readonly KindDefinition[] = [
   DaemonSetKind,
   ImageListPullJobKind,
   ImagePullJobKind,
+  PersistentPodStateKind,
   ResourceDistributionKind,
   SidecarSetKind,
   StatefulSetKind,
