@@ -16,6 +16,9 @@ import { advancedCronJobReconciler } from './advancedcronjob/controller/reconcil
 import { unitedDeploymentReconciler } from './uniteddeployment/controller/reconciler.js';
 import { imagePullJobReconcilerFor, parsePullHelper } from './imagepulljob/controller/reconciler.js';
 import type { PullHelper } from './imagepulljob/controller/pull-pod.js';
+import { imageListPullJobReconciler } from './imagelistpulljob/controller/reconciler.js';
+import { launchPriorityReconciler } from './containerlaunchpriority/controller/reconciler.js';
+import { persistentPodStateReconciler } from './persistentpodstate/controller/reconciler.js';
 import { FEATURE_GATE_DEFAULTS, parseFeatureGates, type FeatureGates } from './reconcile/feature-gates.js';
 
 /**
@@ -39,6 +42,9 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: {
     advancedCronJobReconciler as Reconciler,
     unitedDeploymentReconciler as Reconciler,
     imagePullJobReconcilerFor(opts.pullHelper ? { helper: opts.pullHelper } : {}) as Reconciler,
+    imageListPullJobReconciler as Reconciler,
+    launchPriorityReconciler as Reconciler,
+    persistentPodStateReconciler as Reconciler,
   ];
 }
 

@@ -102,6 +102,16 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     sideEffects: 'None',
   },
   {
+    // ImageListPullJob defaults (OpenKruise's SetDefaultsImageListPullJob), in both served versions.
+    path: 'mutate-imagelistpulljob',
+    type: 'mutating',
+    name: 'mimagelistpulljob.kruise-serverless.io',
+    rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['imagelistpulljobs'], operations: ['CREATE', 'UPDATE'] }],
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+  },
+  {
     // AdvancedCronJob defaults (OpenKruise's SetDefaultsAdvancedCronJob).
     path: 'mutate-advancedcronjob',
     type: 'mutating',
@@ -134,6 +144,8 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['advancedcronjobs'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['uniteddeployments'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['imagepulljobs'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['imagelistpulljobs'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['persistentpodstates'], operations: ['CREATE', 'UPDATE'] },
     ],
     failurePolicy: 'Fail',
     timeoutSeconds: 5,
@@ -169,11 +181,13 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       // `kubectl scale` and HPAs change replicas through the scale subresource, never the object.
       { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/scale', 'replicasets/scale', 'statefulsets/scale'], operations: ['UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['clonesets/scale', 'statefulsets/scale'], operations: ['UPDATE'] },
-      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads'], operations: ['DELETE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads', 'persistentpodstates'], operations: ['DELETE'] },
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['DELETE'] },
       // Budgets' recorded status, whoever writes it (another controller, before a takeover): a
       // ledger not resynced yet is seeded from it.
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['workloadspreads/status'], operations: ['UPDATE'] },
+      // PersistentPodStates' recorded pod states: the pod webhook reads them.
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['persistentpodstates/status'], operations: ['UPDATE'] },
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets/status'], operations: ['UPDATE'] },
     ],
   },
@@ -234,6 +248,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
   {
     // Status changes of Jobs and BroadcastJobs (a child finished): the AdvancedCronJob that controls
     // one runs at once (its next run may have waited on it: Forbid, history limits).
+    // Likewise ImagePullJobs: the ImageListPullJob that controls one runs at once.
     ...OBSERVER,
     dedicatedObserver: true,
     path: 'observe-job-status',
@@ -241,6 +256,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
     rules: [
       { apiGroups: ['batch'], apiVersions: ['v1'], resources: ['jobs/status'], operations: ['UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['broadcastjobs/status'], operations: ['UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['imagepulljobs/status'], operations: ['UPDATE'] },
     ],
   },
   {

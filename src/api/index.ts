@@ -4,7 +4,9 @@ import { AdvancedCronJobKind } from './apps/advancedcronjob.js';
 import { BroadcastJobKind } from './apps/broadcastjob.js';
 import { CloneSetKind } from './apps/cloneset.js';
 import { DaemonSetKind } from './apps/daemonset.js';
+import { ImageListPullJobKind } from './apps/imagelistpulljob.js';
 import { ImagePullJobKind } from './apps/imagepulljob.js';
+import { PersistentPodStateKind } from './apps/persistentpodstate.js';
 import { ResourceDistributionKind } from './apps/resourcedistribution.js';
 import { SidecarSetKind } from './apps/sidecarset.js';
 import { StatefulSetKind } from './apps/statefulset.js';
@@ -17,7 +19,9 @@ export const ALL_KINDS: readonly KindDefinition[] = [
   BroadcastJobKind,
   CloneSetKind,
   DaemonSetKind,
+  ImageListPullJobKind,
   ImagePullJobKind,
+  PersistentPodStateKind,
   ResourceDistributionKind,
   SidecarSetKind,
   StatefulSetKind,

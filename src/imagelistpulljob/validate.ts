@@ -1,0 +1,57 @@
+// Validation of an ImageListPullJob with OpenKruise's rules and messages (pkg/webhook/
+// imagelistpulljob/validating): the ImagePullJob's selector rules, then a non-empty list of at
+// most 255 distinct, parsable images, then the completion policy. Unlike an ImagePullJob, neither
+// parallelism nor the deadline against the pull timeout is checked. First error wins. Pure.
+import { isRecord } from '../kube/validation.js';
+import { selectorProblems, type LabelSelector } from '../kube/selectors.js';
+import { imageRefError } from '../imagepulljob/image-ref.js';
+import { MAX_IMAGES, type ImageListPullJobLike } from './types.js';
+
+const hasLabelTerms = (s: LabelSelector) => s.matchLabels != null || s.matchExpressions != null;
+
+function selectorError(spec: ImageListPullJobLike['spec']): string | undefined {
+  const sel = spec.selector;
+  if (isRecord(sel)) {
+    if (hasLabelTerms(sel)) {
+      if (sel.names != null) return 'can not set both names and labelSelector in this spec.selector';
+      const p = selectorProblems(sel)[0];
+      if (p) return `invalid selector: ${p.detail}`;
+    }
+    if (Array.isArray(sel.names) && new Set(sel.names).size !== sel.names.length) return 'duplicated name in selector names';
+  }
+  if (isRecord(spec.podSelector)) {
+    if (sel != null) return 'can not set both selector and podSelector';
+    const p = selectorProblems(spec.podSelector)[0];
+    if (p) return `invalid podSelector: ${p.detail}`;
+  }
+  return undefined;
+}
+
+function imagesError(images: unknown): string | undefined {
+  if (!Array.isArray(images) || images.length === 0) return 'image can not be empty';
+  if (new Set(images).size !== images.length) return 'images cannot have duplicate values';
+  if (images.length > MAX_IMAGES) return 'the maximum number of images cannot > 255';
+  for (const image of images) {
+    const err = typeof image === 'string' ? imageRefError(image) : 'invalid reference format';
+    if (err) return `invalid image ${String(image)}: ${err}`;
+  }
+  return undefined;
+}
+
+function completionError(spec: ImageListPullJobLike['spec']): string | undefined {
+  const c = spec.completionPolicy ?? {};
+  switch (c.type) {
+    case 'Always':
+      return undefined;
+    case 'Never':
+      if (c.activeDeadlineSeconds != null || c.ttlSecondsAfterFinished != null) return 'activeDeadlineSeconds and ttlSecondsAfterFinished can only work with Always CompletionPolicyType';
+      return undefined;
+    default:
+      return `unknown type of completionPolicy: ${c.type ?? ''}`;
+  }
+}
+
+/** The first error OpenKruise would report for this (defaulted) job, or undefined. */
+export function validateImageListPullJob(job: ImageListPullJobLike): string | undefined {
+  return selectorError(job.spec) ?? imagesError(job.spec.images) ?? completionError(job.spec);
+}

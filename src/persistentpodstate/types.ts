@@ -1,0 +1,48 @@
+// PersistentPodState (apps.kruise.io/v1alpha1, OpenKruise apis/apps/v1alpha1/persistent_pod_state_types.go):
+// the annotations that ask for one on a StatefulSet, the one the pod webhook stamps, and the loose
+// shape the webhooks and the controller read (admitted and listed objects are untrusted).
+export const PPS_API_VERSION = 'apps.kruise.io/v1alpha1';
+export const PPS_KIND = 'PersistentPodState';
+export const PPS_GROUP = 'apps.kruise.io';
+
+export const AUTO_GENERATE_ANNOTATION = 'kruise.io/auto-generate-persistent-pod-state';
+export const REQUIRED_TOPOLOGY_ANNOTATION = 'kruise.io/required-persistent-topology';
+export const PREFERRED_TOPOLOGY_ANNOTATION = 'kruise.io/preferred-persistent-topology';
+export const POD_ANNOTATIONS_ANNOTATION = 'kruise.io/persistent-pod-annotations';
+/** On a pod the webhook steered: the PersistentPodState's name. */
+export const INJECTED_ANNOTATION = 'kruise.io/injected-persistent-pod-state';
+
+export type TargetRef = { apiVersion?: string; kind?: string; name?: string };
+export type NodeTopologyTerm = { nodeTopologyKeys?: string[] | null };
+export type PodState = { nodeName?: string; nodeTopologyLabels?: Record<string, string> | null; annotations?: Record<string, string> | null };
+
+export type PersistentPodStateSpec = {
+  targetRef?: TargetRef | null;
+  persistentPodAnnotations?: { key?: string }[] | null;
+  requiredPersistentTopology?: NodeTopologyTerm | null;
+  preferredPersistentTopology?: { weight?: number; preference?: NodeTopologyTerm | null }[] | null;
+  persistentPodStateRetentionPolicy?: string;
+};
+
+export type PersistentPodStateLike = {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; uid?: string; generation?: number; resourceVersion?: string; deletionTimestamp?: string | null; ownerReferences?: unknown[]; [k: string]: unknown };
+  spec?: PersistentPodStateSpec;
+  status?: { observedGeneration?: number; podStates?: Record<string, PodState> | null };
+};
+
+export type PersistentPodState = PersistentPodStateLike & { metadata: NonNullable<PersistentPodStateLike['metadata']> & { name: string; namespace: string } };
+
+export const groupOf = (apiVersion: string | undefined): string => {
+  const v = apiVersion ?? '';
+  return v.includes('/') ? v.slice(0, v.indexOf('/')) : '';
+};
+
+/** IsDefaultSupport: StatefulSets of apps or apps.kruise.io (no custom workload white list here). */
+export const isSupportedTarget = (apiVersion: string | undefined, kind: string | undefined): boolean =>
+  (groupOf(apiVersion) === 'apps' || groupOf(apiVersion) === PPS_GROUP) && kind === 'StatefulSet';
+
+/** util.IsReferenceEqual: same group, kind and name (any version). */
+export const sameTarget = (a: TargetRef | null | undefined, b: TargetRef | null | undefined): boolean =>
+  !!a && !!b && groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
