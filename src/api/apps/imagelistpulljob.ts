@@ -28,7 +28,7 @@ export const ImageListPullJobStatus = Type.Object({
 export const ImageListPullJobKind = defineKind({
   group: 'apps.kruise.io',
   version: 'v1beta1',
-  alsoServed: ['v1alpha1'],
+  otherVersions: [{ name: 'v1alpha1' }],
   kind: 'ImageListPullJob',
   plural: 'imagelistpulljobs',
   singular: 'imagelistpulljob',
