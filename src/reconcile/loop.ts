@@ -85,6 +85,8 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
       recordReconcileRun(r.kind, { threw: e }, Date.now() - t0);
       log(`${r.kind}: run failed: ${String(e)}`);
       later(LEASE_RETRY_MS, r, scope);
+    } finally {
+      recordLoopTick();
     }
   };
   const enqueue = (r: Reconciler, scope: Scope) => onQueue(r, () => runOnce(r, scope));

@@ -18,7 +18,7 @@ export const METRICS = {
   apiQueueWait: def('ks_api_queue_wait_seconds', 'histogram', "Time an API call waited for the client's rate limit and in-flight slots.", []),
   pushes: def('ks_pushes_total', 'counter', 'Collections pushed to the edge, by collection and result (ok|failed).', ['collection', 'result']),
   pushAge: def('ks_push_age_seconds', 'gauge', "Seconds since a collection's last successful push.", ['collection']),
-  loopTickAge: def('ks_loop_tick_age_seconds', 'gauge', 'Seconds since the reconcile loop last ticked (started a resync).', []),
+  loopTickAge: def('ks_loop_tick_age_seconds', 'gauge', 'Seconds since the reconcile loop last ticked (started a resync or finished a run).', []),
 } as const;
 
 export type MetricKey = keyof typeof METRICS;

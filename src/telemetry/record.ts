@@ -52,7 +52,7 @@ export function recordPush(collection: string, ok: boolean, startedAt: number): 
   if (ok) t.health.pushed(collection, startedAt);
 }
 
-/** The reconcile loop is alive: it started a resync. */
+/** The reconcile loop is alive: it started a resync or finished a run. */
 export function recordLoopTick(at: number = Date.now()): void {
   telemetry().health.tick(at);
 }
