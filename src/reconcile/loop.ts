@@ -74,6 +74,8 @@ export async function runLoop(opts: LoopOptions): Promise<void> {
       recordReconcileRun(r.kind, { threw: e }, Date.now() - t0);
       log(`${r.kind}: run failed: ${String(e)}`);
       later(LEASE_RETRY_MS, r, scope);
+    } finally {
+      recordLoopTick();
     }
   };
 
