@@ -7,12 +7,13 @@
 //   dist/node/cli.mjs      the CLI again, for the self-hosted reconcile loop (`node dist/node/cli.mjs reconcile`)
 //   dist/node/*.mjs chunks: what both share. dist/node needs no node_modules (the Dockerfile copies only it).
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
 import { bundleWorker } from './local-worker.js';
 import { buildLambdaBundles } from './lambda-bundle.js';
+import { buildSelfHosted } from './node-bundle.js';
 
 const dist = join(REPO_ROOT, 'dist');
 mkdirSync(join(dist, 'worker'), { recursive: true });
@@ -31,14 +32,5 @@ console.error('dist/lambda/index.mjs: handler "index.handler" (Node 22 runtime)'
 console.error('dist/lambda/reconcile.mjs: handler "reconcile.handler" (EventBridge schedule and ObjectChanged events)');
 await build({ ...nodeBundle, outdir: dist, entryPoints: { cli: join(REPO_ROOT, 'src', 'cli', 'main.ts') } });
 console.error('dist/cli.js (and its chunks in dist/)');
-await buildSelfHosted(join(dist, 'node'));
+await buildSelfHosted(REPO_ROOT, join(dist, 'node'));
 console.error('dist/node/server.mjs, dist/node/cli.mjs (and their chunks in dist/node/)');
-
-/** The self-hosted bundle: one folder, its own chunks, .mjs so that it runs without a package.json. */
-async function buildSelfHosted(outdir: string): Promise<void> {
-  rmSync(outdir, { recursive: true, force: true });
-  await build({
-    ...nodeBundle, outdir, outExtension: { '.js': '.mjs' }, chunkNames: 'chunks/[name]-[hash]',
-    entryPoints: { server: join(REPO_ROOT, 'functions', 'node', 'server.ts'), cli: join(REPO_ROOT, 'src', 'cli', 'main.ts') },
-  });
-}
