@@ -1,0 +1,50 @@
+// PersistentPodState on the Lambda path: creating it publishes a change event, the production
+// Lambda handler records the zone of the StatefulSet's ready pod, the status write reaches the
+// edge through the observer, and the recreated pod is steered back. No resync between the steps.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { persistentPodStateFeature } from '../../src/persistentpodstate/index.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
+import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
+import { eventually } from './support/kube.js';
+
+const ZONE = 'e2e.kruise-serverless.io/zone';
+const NODES: Record<string, string> = { 'ppsl-node-a': 'zone-a', 'ppsl-node-b': 'zone-b' };
+type State = KubeObject & { status?: { podStates?: Record<string, { nodeName?: string; nodeTopologyLabels?: Record<string, string> }> } };
+
+let lambda: LambdaPath;
+let env: EdgeEnv;
+
+beforeAll(async () => {
+  lambda = await startLambdaPath();
+  env = await startEdgeEnv('ppsl', [persistentPodStateFeature], { workerBindings: lambda.bindings });
+  for (const [name, zone] of Object.entries(NODES)) await env.kube.patch({ apiVersion: 'v1', kind: 'Node', metadata: { name } }, { metadata: { labels: { [ZONE]: zone } } });
+  await lambda.attach({ clusterId: env.clusterId, kube: env.kube, edge: env.edge });
+  await env.resync();
+});
+afterAll(async () => {
+  await lambda?.close();
+  await env?.dispose();
+});
+
+describe('PersistentPodState through the Lambda', () => {
+  it('created next to a running StatefulSet: records its pod, and the recreated pod is required back', async () => {
+    await env.kube.create({
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: env.ns },
+      spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { automountServiceAccountToken: false, terminationGracePeriodSeconds: 0, containers: [{ name: 'main', image: 'app:1' }] } } },
+    } as KubeObject);
+    await env.waitReady(['db-0']);
+    await env.kube.create({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'PersistentPodState', metadata: { name: 'db', namespace: env.ns }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }, requiredPersistentTopology: { nodeTopologyKeys: [ZONE] } } } as KubeObject);
+    const rec = await eventually('db-0 recorded', async () => {
+      const s = (await env.kube.get<State>('apps.kruise.io/v1alpha1', 'PersistentPodState', 'db', env.ns)).status?.podStates?.['db-0'];
+      return s?.nodeTopologyLabels?.[ZONE] ? s : undefined;
+    }, 20_000, 50);
+    const old = await env.kube.get<Pod>('v1', 'Pod', 'db-0', env.ns);
+    await env.kube.delete({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'db-0', namespace: env.ns } }, { gracePeriodSeconds: 0 });
+    const again = await eventually('db-0 recreated', async () => {
+      const p = await env.kube.get<Pod>('v1', 'Pod', 'db-0', env.ns).catch(() => undefined);
+      return p && p.metadata.uid !== old.metadata.uid ? p : undefined;
+    });
+    expect(again.spec?.nodeSelector).toEqual({ [ZONE]: NODES[rec.nodeName!] });
+  });
+});
