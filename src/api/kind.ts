@@ -30,7 +30,10 @@ export type KindDefinition<Spec extends TSchema = TSchema, Status extends TSchem
   printerColumns: PrinterColumn[];
   /** The other versions OpenKruise serves for this kind (docs/api-versions.md). */
   otherVersions?: ServedVersion[];
-  /** The version the API server stores; default `version`. */
+  /**
+   * The version the API server stores (OpenKruise's); default `version`. With conversion Webhook,
+   * only once the installer has pointed the CRD at the edge: until then `version` is stored.
+   */
   storage?: string;
   /**
    * How the API server converts between versions: None (only apiVersion changes) or Webhook (it

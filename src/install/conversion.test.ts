@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCrd, type CoreDefinitions } from '../api/crd.js';
 import { ALL_KINDS } from '../api/index.js';
 import type { KubeObject } from '../kube/http.js';
+import type { WebhookEndpoint } from '../admission/types.js';
 import { checkStoredVersions, conversionWebhookRemoval, droppedStoredVersions, withConversionWebhook } from './conversion.js';
 import { renderClusterSide } from './render.js';
 
@@ -37,6 +38,11 @@ describe('renderClusterSide', () => {
       ['sidecarsets.apps.kruise.io', { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: `https://edge.example/base/clusters/c1/${SECRET}/convert` } } }],
       ['clonesets.apps.kruise.io', { strategy: 'None' }],
     ]);
+  });
+
+  it('refuses an admission endpoint on the conversion path', () => {
+    const endpoint: WebhookEndpoint = { path: 'convert', type: 'validating', name: 'v.test', rules: [], failurePolicy: 'Fail', timeoutSeconds: 2, sideEffects: 'None', handlers: [] };
+    expect(() => renderClusterSide({ baseUrl: 'https://edge.example', clusterId: 'c1', secret: SECRET, endpoints: [endpoint], crds: [] })).toThrow(/path "convert" is the CRD conversion webhook's/);
   });
 });
 

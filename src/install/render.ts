@@ -184,6 +184,7 @@ function checkEndpoints(endpoints: readonly WebhookEndpoint[], overrides: Record
   const seen = new Set<string>();
   for (const e of endpoints) {
     if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(e.path)) throw new InstallOptionError(`endpoint "${e.name}": path "${e.path}" is not a URL path`);
+    if (e.path === CONVERSION_PATH) throw new InstallOptionError(`endpoint "${e.name}": path "${e.path}" is the CRD conversion webhook's`);
     for (const key of [`path:${e.path}`, ...entryNames(e).map((n) => `name:${n}`)]) {
       if (seen.has(key)) throw new InstallOptionError(`endpoint ${key.replace(':', ' "')}" is registered twice`);
       seen.add(key);
