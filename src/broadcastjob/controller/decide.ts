@@ -138,6 +138,7 @@ function decideJob(run: JobRun, pods: readonly Pod[], nodes: readonly Node[]): n
         reason: `BroadcastJob ${job.metadata.name}: node ${node.metadata.name} has no pod yet`,
         slowStart: { group: `broadcastjob/${job.metadata.uid ?? job.metadata.name}`, unit: name },
         event: note(run, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`),
+        failureEvent: note(run, 'Warning', 'FailedCreate', 'Error creating: '),
       });
       active += 1;
     }
