@@ -31,8 +31,9 @@ export function pullPodName(job: ImagePullJob, node: string, attempt: number, ta
 }
 
 /**
- * The sandbox config's annotations go on the pod; its labels do not, because a workload's labels
- * (a CloneSet puts its template's there) would make the pull pods match its Services and budgets.
+ * The sandbox config's labels and annotations go on the pod (OpenKruise puts them on the pull's
+ * sandbox); the job's own labels win over sandbox labels of the same key. Note that a CloneSet's
+ * pre-download job carries its template's labels there, so its pull pods match what its pods match.
  */
 export function newPullPod(job: ImagePullJob, node: string, attempt: number, name: string, helper: PullHelper): Pod {
   const annotations = job.spec.sandboxConfig?.annotations ?? undefined;
@@ -45,7 +46,7 @@ export function newPullPod(job: ImagePullJob, node: string, attempt: number, nam
     metadata: {
       name,
       namespace: job.metadata.namespace,
-      labels: { [JOB_NAME_LABEL]: job.metadata.name, [JOB_UID_LABEL]: job.metadata.uid ?? '', [ATTEMPT_LABEL]: String(attempt) },
+      labels: { ...(job.spec.sandboxConfig?.labels ?? {}), [JOB_NAME_LABEL]: job.metadata.name, [JOB_UID_LABEL]: job.metadata.uid ?? '', [ATTEMPT_LABEL]: String(attempt) },
       ...(annotations && Object.keys(annotations).length ? { annotations: { ...annotations } } : {}),
       ownerReferences: [controllerReference(IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, job.metadata)],
     },
