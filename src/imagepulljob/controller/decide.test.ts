@@ -154,4 +154,12 @@ describe('sandboxConfig', () => {
     expect(meta?.labels).toMatchObject({ team: 'a', 'imagepulljob.kruise-serverless.io/attempt': '0' });
     expect(meta?.annotations).toEqual({ note: 'x' });
   });
+
+  it('a CloneSet’s pre-download job keeps its sandbox labels (the template’s) off the pull pods', () => {
+    const j = job({ sandboxConfig: { labels: { app: 'web' } } });
+    j.metadata.ownerReferences = [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', controller: true, uid: 'cs' } as never];
+    const created = decideImagePullJobs(observed(j), NOW).writes.find((w) => w.op === 'create');
+    const labels: Record<string, string> = created?.op === 'create' ? (created.object.metadata?.labels ?? {}) : { app: 'no create' };
+    expect(labels['app']).toBeUndefined();
+  });
 });
