@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KubeApiError } from '../kube/errors.js';
-import { isStaleTarget } from './act.js';
+import type { KubeHttp, KubeObject } from '../kube/http.js';
+import { applyPlan, isStaleTarget } from './act.js';
+import type { Write } from './types.js';
 
 describe('isStaleTarget', () => {
   it.each([
@@ -10,5 +12,37 @@ describe('isStaleTarget', () => {
     ['broken I/O', new Error('socket hang up'), false],
   ])('%s', (_name, e, want) => {
     expect(isStaleTarget(e)).toBe(want);
+  });
+});
+
+describe('applyPlan: a write’s failureEvent', () => {
+  const regarding = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob', name: 'job', namespace: 'ns' };
+  const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' } });
+  const quota = 'pods "job-b" is forbidden: exceeded quota: q, requested: cpu=1, used: cpu=1, limited: cpu=1';
+  const fake = () => {
+    const events: { reason?: string; type?: string; message?: string }[] = [];
+    const kube = {
+      create: async (o: KubeObject) => {
+        if (o.kind === 'Event') {
+          events.push(o as never);
+          return o;
+        }
+        if (o.metadata?.name === 'job-b') throw new KubeApiError(403, 'Forbidden', `POST /api/v1/namespaces/ns/pods: 403 ${quota}`, { kind: 'Status', message: quota });
+        if (o.metadata?.name === 'job-c') throw new KubeApiError(409, 'AlreadyExists', 'POST …: 409 already exists');
+        return o;
+      },
+    } as unknown as KubeHttp;
+    return { kube, events };
+  };
+  const write = (name: string): Write => ({
+    op: 'create', object: pod(name), reason: 'r',
+    event: { regarding, type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${name}` },
+    failureEvent: { regarding, type: 'Warning', reason: 'FailedCreate', message: 'Error creating: ' },
+  });
+
+  it('is told with the API server’s message when the write is refused, never for an applied write or a conflict', async () => {
+    const { kube, events } = fake();
+    await applyPlan(kube, { writes: [write('job-a'), write('job-b'), write('job-c')], status: [], events: [] }, { now: () => new Date('2026-01-01T00:00:00Z'), component: 'test' });
+    expect(events.map((e) => `${e.type} ${e.reason}: ${e.message}`)).toEqual(['Normal SuccessfulCreate: Created pod: job-a', `Warning FailedCreate: Error creating: ${quota}`]);
   });
 });

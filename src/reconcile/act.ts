@@ -114,6 +114,12 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** An API error as Go's StatusError prints it (the Status message); any other error's text. */
+function apiErrorText(e: unknown): string {
+  const status = e instanceof KubeApiError && typeof e.body === 'object' && e.body !== null ? (e.body as { message?: unknown }).message : undefined;
+  return typeof status === 'string' && status !== '' ? status : message(e);
+}
+
 /** Writes to different objects are independent; this many go to the API server at once. */
 export const WRITE_CONCURRENCY = 8;
 
@@ -196,9 +202,14 @@ export async function applyPlan(kube: KubeHttp, plan: Plan, opts: ApplyOptions):
   const writeStep = (w: Write): Step => ({
     label: describeWrite(w),
     run: async () => {
-      const o = await applyWrite(kube, w, fieldManager, record);
-      if (o === 'applied' && w.event) narrated[plan.writes.indexOf(w)] = w.event;
-      return o;
+      try {
+        const o = await applyWrite(kube, w, fieldManager, record);
+        if (o === 'applied' && w.event) narrated[plan.writes.indexOf(w)] = w.event;
+        return o;
+      } catch (e) {
+        if (w.failureEvent) narrated[plan.writes.indexOf(w)] = { ...w.failureEvent, message: w.failureEvent.message + apiErrorText(e) };
+        throw e;
+      }
     },
   });
   const writeGroups = groupByTarget(plan.writes.filter((w) => !w.slowStart), targetKey).map((g) => g.map(writeStep));

@@ -40,6 +40,12 @@ export type Write = (
   slowStart?: SlowStart;
   /** The Event that narrates this write: recorded with the plan's Events, only if the write is applied. */
   event?: EventNote;
+  /**
+   * The Event told if the API server refuses this write (a conflict is no failure): its message
+   * is this one's followed by the server's error message, as Go prints the error (e.g. OpenKruise's
+   * `FailedCreate` "Error creating: <err>").
+   */
+  failureEvent?: EventNote;
 };
 
 /**

@@ -16,7 +16,7 @@ import type { KubeObject } from '../../src/kube/http.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
 import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
-import { attempt, eventually, kubectl } from './support/kube.js';
+import { attempt, createNamespace, deleteNamespace, eventually, kubectl, testKubeConfig } from './support/kube.js';
 import { BCJ, bcjOf, eventsOf, isRunning, jobOf, live, nodeOf, podLine, podsOf, poolNodes, runToEnd, type BcjObj } from './support/broadcastjob.js';
 
 const VKRUISE = 'vkruise.kruise-serverless.io';
@@ -247,7 +247,7 @@ describe('parallelism and failure', () => {
     await env.kubelet.removeNodes(nodes);
   });
 
-  it('restartLimit: an OnFailure pod restarted more than restartLimit times counts as failed', async () => {
+  it('restartLimit: an OnFailure pod restarted more than restartLimit times counts as failed, and FailFast keeps it', async () => {
     const [n1] = pool('rl', 1) as [string];
     await env.kubelet.addNodes(poolNodes('rl', [n1]));
     await env.kube.create(bcjOf(env.ns, 'rl', { pool: 'rl', spec: { failurePolicy: { type: 'FailFast', restartLimit: 1 } }, podSpec: { restartPolicy: 'OnFailure' } }));
@@ -263,7 +263,35 @@ describe('parallelism and failure', () => {
     }
     const j = await waitStatus('rl', 'failed', (x) => x.status?.phase === 'failed');
     expect(j.status).toMatchObject({ failed: 1, active: 0 });
+    // Failed, not active: FailFast keeps it, logs and all (OpenKruise deletes active pods only).
+    const kept = await env.kube.get<Pod>('v1', 'Pod', p.metadata.name, env.ns);
+    expect(kept.metadata.deletionTimestamp).toBeUndefined();
+    expect((await eventsOf(env.kube, env.ns, 'rl')).filter((e) => e.includes('SuccessfulDelete'))).toEqual([]);
     await env.kubelet.removeNodes([n1]);
+  });
+});
+
+describe('Events', () => {
+  it('FailedCreate: a pod the API server refuses (a quota) is told as OpenKruise tells it, Warning "Error creating: <error>"', async () => {
+    const kc = testKubeConfig();
+    const ns = await createNamespace(kc, 'bcj-quota');
+    const nodes = ['bcj-fc-1', 'bcj-fc-2'];
+    try {
+      await env.kubelet.addNodes(poolNodes('fc', nodes));
+      await env.kube.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'one-pod', namespace: ns }, spec: { hard: { pods: '1' } } });
+      // Quota admission reads quotas from its cache and refuses every pod until the status is written.
+      await eventually('quota status', async () => ((await env.kube.get<KubeObject & { status?: { hard?: unknown } }>('v1', 'ResourceQuota', 'one-pod', ns)).status?.hard ? true : undefined));
+      await env.kube.create(bcjOf(ns, 'fc', { pool: 'fc' }));
+      const failed = await eventually('a FailedCreate Event', async () => {
+        const got = (await eventsOf(env.kube, ns, 'fc')).filter((e) => e.startsWith('Warning FailedCreate: '));
+        return got.length ? got : undefined;
+      }, 20_000, 50);
+      expect(failed[0]).toMatch(/^Warning FailedCreate: Error creating: pods "fc-[a-z0-9]+" is forbidden: exceeded quota: one-pod, requested: pods=1, used: pods=1, limited: pods=1$/);
+      expect((await eventsOf(env.kube, ns, 'fc')).filter((e) => e.startsWith('Normal SuccessfulCreate: Created pod: fc-'))).toHaveLength(1);
+    } finally {
+      await env.kubelet.removeNodes(nodes);
+      await deleteNamespace(kc, ns);
+    }
   });
 });
 

@@ -166,6 +166,25 @@ describe('seed 002: the Advanced DaemonSet examples', () => {
   });
 });
 
+describe('daemonset.kruise.io/progressive-create-pod', () => {
+  it('partition 2 of 3 nodes holds creations to one pod (first node by name); partition 0 fills the rest', async () => {
+    const nodes = nodesOf('prog', 3);
+    await addPool('prog', nodes);
+    const obj = seed('002-daemonset-partition-paused.yaml');
+    const spec = obj.spec as { template: { spec: Record<string, unknown> }; updateStrategy: Record<string, unknown> };
+    spec.template.spec.nodeSelector = { [POOL]: 'prog' };
+    spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { partition: 2 } };
+    await env.kube.create({ ...obj, metadata: { ...obj.metadata, name: 'progressive', annotations: { 'daemonset.kruise.io/progressive-create-pod': 'true' } } });
+    await eventually('status: 3 desired, 1 scheduled', async () => {
+      const st = (await ds('progressive')).status;
+      return st?.desiredNumberScheduled === 3 && st.currentNumberScheduled === 1 ? st : undefined;
+    }, 30_000, 50);
+    expect(live(await pods('progressive')).map(nodeOf)).toEqual([nodes[0]]);
+    await env.kube.patch(ref('progressive'), { spec: { updateStrategy: { rollingUpdate: { partition: 0 } } } });
+    await waitRolledOut('progressive', nodes, 'nginx:alpine');
+  });
+});
+
 describe('nodes', () => {
   it('a node added, relabelled, tainted, cordoned: pods follow at once (no resync runs)', async () => {
     const name = 'trig';

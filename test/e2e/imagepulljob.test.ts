@@ -179,6 +179,32 @@ describe('pulls through the kubelet', () => {
   });
 });
 
+describe('node images and the sandbox config', () => {
+  it('a node whose kubelet lists the image gets no pull pod; the other pulls, its pod carrying sandboxConfig labels and annotations', async () => {
+    const [has, lacks] = ['ipj-has-image', 'ipj-lacks-image'];
+    await env.kubelet.addNodes([{ name: has, labels: { 'e2e.kruise-serverless.io/ipj': 'images' } }, { name: lacks, labels: { 'e2e.kruise-serverless.io/ipj': 'images' } }]);
+    try {
+      const nodeRef = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
+      // The kubelet's list: the wanted image among 49 others; the other node lists 50 others (capped: no proof either way).
+      const others = (n: number) => Array.from({ length: n }, (_, i) => ({ names: [`docker.io/library/other${i}:1`], sizeBytes: 1000 - i }));
+      await env.kube.patch(nodeRef(has), { status: { images: [{ names: ['example.com/app@sha256:' + 'd'.repeat(64), 'example.com/app:cached'], sizeBytes: 2000 }, ...others(49)] } }, 'merge', 'status');
+      await env.kube.patch(nodeRef(lacks), { status: { images: others(50) } }, 'merge', 'status');
+      await create('cached', {
+        image: 'example.com/app:cached', selector: { matchLabels: { 'e2e.kruise-serverless.io/ipj': 'images' } }, parallelism: 2,
+        sandboxConfig: { labels: { team: 'storage' }, annotations: { 'example.com/note': 'pre-pull' } },
+      });
+      const done = await waitStatus('cached', 'completed on both nodes', (s) => s.completionTime !== undefined && s.succeeded === 2);
+      expect(done.status).toMatchObject({ desired: 2, succeeded: 2, failed: 0 });
+      const pods = await pullPods('cached');
+      expect(pods.map((p) => p.spec?.nodeName)).toEqual([lacks]);
+      expect(pods[0]!.metadata.labels).toMatchObject({ team: 'storage' });
+      expect(pods[0]!.metadata.annotations).toMatchObject({ 'example.com/note': 'pre-pull' });
+    } finally {
+      await env.kubelet.removeNodes([has, lacks]);
+    }
+  });
+});
+
 describe('CloneSet image pre-download (PreDownloadImageForInPlaceUpdate)', () => {
   const createCloneSet = (name: string, replicas: number, annotations: Record<string, string>, strategy: Record<string, unknown>) =>
     env.kube.create({

@@ -199,7 +199,7 @@ describe('failure policy', () => {
     expect(creates(decide(failedJob, [...nodes3, node('n4')], []))).toEqual([]);
   });
 
-  it('restartLimit: an OnFailure pod restarted more often counts as failed', () => {
+  it('restartLimit: an OnFailure pod restarted more often counts as failed, and FailFast keeps it', () => {
     const j = job({ failurePolicy: { type: 'Continue', restartLimit: 2 } }, running, { restartPolicy: 'OnFailure' });
     const p = (n: string, restarts: number) => pod(j, n, 'Running', { restarts });
     expect(isOverRestartLimit(p('n1', 2), 2)).toBe(false);
@@ -208,8 +208,8 @@ describe('failure policy', () => {
     const failFast = job({ failurePolicy: { type: 'FailFast', restartLimit: 2 } }, running, { restartPolicy: 'OnFailure' });
     const plan = decide(failFast, nodes3, [p('n1', 3), p('n2', 0), p('n3', 0)]);
     expect(status(plan)).toMatchObject({ phase: 'failed', failed: 3, active: 0 });
-    // The pod past its limit still runs: it goes too (OpenKruise leaves it).
-    expect(deletes(plan)).toEqual(['Pod/bcj-n1', 'Pod/bcj-n2', 'Pod/bcj-n3']);
+    // The pod past its limit is failed, not active: it is kept, with its logs (OpenKruise's deleteJobPods deletes active pods only).
+    expect(deletes(plan)).toEqual(['Pod/bcj-n2', 'Pod/bcj-n3']);
   });
 });
 

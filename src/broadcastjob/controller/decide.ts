@@ -108,9 +108,10 @@ function decideJob(run: JobRun, pods: readonly Pod[], nodes: readonly Node[]): n
   if (failed > 0 && failurePolicy === 'FailFast') failure = { reason: 'failed pod is found', message: 'failure policy is FailurePolicyTypeFailFast and failed pod is found' };
   else if (untilDeadline === 0) failure = { reason: 'DeadlineExceeded', message: `Job ${job.metadata.namespace}/${job.metadata.name} was active longer than specified deadline` };
   if (failure) {
-    // The running pods go: the active ones (counted as failed, as OpenKruise counts them) and those
-    // past their restart limit, which OpenKruise leaves running.
-    for (const pod of pods.filter((p) => isActivePod(p))) deletePod(run, pod, `the job failed (${failure.reason})`);
+    // The active pods go (counted as failed, as OpenKruise counts them). A pod past its restart
+    // limit is already failed (filterPods) and stays, with its logs, as OpenKruise's deleteJobPods
+    // leaves it.
+    for (const pod of byState.active) deletePod(run, pod, `the job failed (${failure.reason})`);
     failed += active;
     active = 0;
     status = finished({ ...status, phase: PHASE.failed, active, failed }, 'Failed', failure.message, now);
@@ -137,6 +138,7 @@ function decideJob(run: JobRun, pods: readonly Pod[], nodes: readonly Node[]): n
         reason: `BroadcastJob ${job.metadata.name}: node ${node.metadata.name} has no pod yet`,
         slowStart: { group: `broadcastjob/${job.metadata.uid ?? job.metadata.name}`, unit: name },
         event: note(run, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`),
+        failureEvent: note(run, 'Warning', 'FailedCreate', 'Error creating: '),
       });
       active += 1;
     }

@@ -14,6 +14,7 @@ import { podAvailability, type Pod } from '../../workload/pods.js';
 import { DEFAULT_BURST_REPLICAS, type DaemonSet } from '../types.js';
 import { daemonPodName, newDaemonPod } from './new-pod.js';
 import { podOrder } from './placement.js';
+import { nodesToCreateOn } from './progressive-create.js';
 import { event, eventNote, isAvailable, isReady, isUpdated, podRef, untouched, updatePod, wakeIn, writePodStatus, type DaemonSetRun } from './run.js';
 
 export const isPreDeleting = (pod: Pod | undefined): boolean => pod !== undefined && lifecycleState(pod) === 'PreparingDelete';
@@ -129,7 +130,13 @@ export function planPlacement(run: DaemonSetRun): boolean {
     if (run.nodes.has(node)) continue;
     for (const pod of pods) if (!pod.spec.nodeName && !pod.metadata.deletionTimestamp) remove.push({ pod, why: `node ${node} of pod ${pod.metadata.name} is gone` });
   }
-  createPods(run, create, 'a daemon pod');
+  let desired = 0;
+  let updated = 0;
+  for (const node of run.nodes.keys()) {
+    if (run.eligibility.get(node)?.shouldRun) desired += 1;
+    if ((run.podsByNode.get(node) ?? []).some((p) => !p.metadata.deletionTimestamp && isUpdated(run, p))) updated += 1;
+  }
+  createPods(run, nodesToCreateOn(run.ds, create, { desired, updated }), 'a daemon pod');
   const reasons = new Map(remove.map((r) => [r.pod, r.why]));
   deletePods(run, remove.map((r) => r.pod), (p) => reasons.get(p) ?? 'not needed');
   return run.plan.writes.length + run.plan.status.length > before;

@@ -113,3 +113,54 @@ describe('decideImagePullJobs', () => {
     expect(decideImagePullJobs(observed(job({ selector: { names: ['gone'] } })), NOW).status[0]?.status).toMatchObject({ desired: 0, completionTime: '2026-01-01T00:01:00Z' });
   });
 });
+
+describe('nodes whose kubelet lists the image (status.images)', () => {
+  const withImages = (name: string, names: string[][]): Node => ({ metadata: { name, labels: { pool: 'a' } }, status: { images: names.map((n) => ({ names: n, sizeBytes: 1 })) } });
+  const filler = (n: number) => Array.from({ length: n }, (_, i) => [`docker.io/library/other${i}:1`]);
+  const run = (j: ImagePullJob, ns: Node[]) => decideImagePullJobs({ jobs: [j], nodes: ns, podsByJob: new Map([['u1', []]]), selectedPods: new Map([['u1', []]]) }, NOW);
+
+  it('count as succeeded with no pull pod; a node not listing it gets one', () => {
+    const ns = [withImages('n0', [['docker.io/library/app@sha256:' + 'a'.repeat(64), 'docker.io/library/app:2']]), withImages('n1', [['docker.io/library/app:1']])];
+    const plan = run(job({ parallelism: 2 }), ns);
+    expect(creates(plan)).toEqual(['n1/0']);
+    expect(plan.status[0]?.status).toMatchObject({ desired: 2, succeeded: 1, active: 1 });
+  });
+
+  it('a job done on every node completes at once', () => {
+    const plan = run(job(), [withImages('n0', [['docker.io/library/app:2']])]);
+    expect(creates(plan)).toEqual([]);
+    expect(plan.status[0]?.status).toMatchObject({ desired: 1, succeeded: 1, completionTime: expect.any(String) });
+  });
+
+  it('a full list of 50 without the image is no proof it is absent: the node pulls', () => {
+    expect(creates(run(job(), [withImages('n0', filler(50))]))).toEqual(['n0/0']);
+    expect(creates(run(job(), [withImages('n0', [...filler(49), ['docker.io/library/app:2']])]))).toEqual([]);
+  });
+
+  it('digests compare by digest, a tag-less image as :latest, and imagePullPolicy Always pulls anyway', () => {
+    const digest = 'sha256:' + 'b'.repeat(64);
+    expect(creates(run(job({ image: `app@${digest}` }), [withImages('n0', [[`docker.io/library/app@${digest}`]])]))).toEqual([]);
+    expect(creates(run(job({ image: `app@${digest}` }), [withImages('n0', [['docker.io/library/app@sha256:' + 'c'.repeat(64)]])]))).toEqual(['n0/0']);
+    expect(creates(run(job({ image: 'app' }), [withImages('n0', [['docker.io/library/app:latest']])]))).toEqual([]);
+    expect(creates(run(job({ imagePullPolicy: 'Always' }), [withImages('n0', [['docker.io/library/app:2']])]))).toEqual(['n0/0']);
+  });
+});
+
+describe('sandboxConfig', () => {
+  it('its labels and annotations go on the pull pods; the job’s own labels win', () => {
+    const plan = decideImagePullJobs(observed(job({ sandboxConfig: { labels: { team: 'a', 'imagepulljob.kruise-serverless.io/attempt': '9' }, annotations: { note: 'x' } } })), NOW);
+    const created = plan.writes.find((w) => w.op === 'create');
+    const meta = created?.op === 'create' ? created.object.metadata : undefined;
+    expect(meta?.labels).toMatchObject({ team: 'a', 'imagepulljob.kruise-serverless.io/attempt': '0' });
+    expect(meta?.annotations).toEqual({ note: 'x' });
+  });
+
+  it('a CloneSet’s pre-download job keeps its sandbox labels (the template’s) off the pull pods', () => {
+    const j = job({ sandboxConfig: { labels: { app: 'web' } } });
+    j.metadata.ownerReferences = [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', controller: true, uid: 'cs' } as never];
+    const created = decideImagePullJobs(observed(j), NOW).writes.find((w) => w.op === 'create');
+    const labels = (created?.op === 'create' ? created.object.metadata?.labels : { app: 'no create' }) as Record<string, string> | undefined;
+    expect(labels?.['app']).toBeUndefined();
+    expect(created).toBeDefined();
+  });
+});

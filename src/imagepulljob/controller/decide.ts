@@ -1,7 +1,7 @@
 // The ImagePullJob controller's decision, per job (OpenKruise's Reconcile, with pull pods in
 // place of NodeImage entries). A finished job stops its pods still waiting on a pull and waits
 // for its TTL, then goes. A running one: the start time; each target node's state from its pull
-// pods (attempts.ts): succeeded, failed (its last attempt failed and backoffLimit retries are
+// pods (attempts.ts), or succeeded with no pod when its kubelet lists the image (node-images.ts): succeeded, failed (its last attempt failed and backoffLimit retries are
 // spent), or pulling (an attempt under way, or the next one created now); older attempts still
 // waiting are deleted. Past the active deadline the job completes with every unfinished node
 // failed. Otherwise nodes without a pod get one while fewer than `parallelism` pull, and an
@@ -17,6 +17,7 @@ import type { ImagePullJobObserved } from './observe.js';
 import { DEFAULT_HELPER, newPullPod, pullPodName, pullTimeoutSeconds, type PullHelper } from './pull-pod.js';
 import { DEADLINE_MESSAGE, activeDeadlineAt, isNever, statusChanged, statusMessage, ttlDeadlineAt } from './status.js';
 import { targetNodes } from './targets.js';
+import { nodeListsImage } from './node-images.js';
 
 /** After a run that wrote pods, come back this soon in case no event follows (a write that failed). */
 export const WAITING_REQUEUE_MS = 3_000;
@@ -52,11 +53,12 @@ function decideFinished(run: JobRun, pods: readonly Pod[], completionTime: strin
 type NodePull = { state: 'succeeded' | 'failed' | 'pulling' | 'new'; node: string };
 
 /** One node: its state, with the writes that move it on (a retry, older attempts stopped). */
-function decideNode(run: JobRun, node: string, pods: readonly Pod[], taken: Set<string>): NodePull {
+function decideNode(run: JobRun, node: string, pods: readonly Pod[], taken: Set<string>, present: boolean): NodePull {
   const { job, now } = run;
   const timeout = pullTimeoutSeconds(job);
   const backoffLimit = job.spec.pullPolicy?.backoffLimit ?? DEFAULT_BACKOFF_LIMIT;
-  if (!pods.length) return { state: 'new', node };
+  // The kubelet lists the image already: nothing to pull (unless the job asks to pull Always).
+  if (!pods.length) return { state: present ? 'succeeded' : 'new', node };
   if (pods.some((p) => attemptState(p, timeout, now.getTime()).state === 'succeeded')) return { state: 'succeeded', node };
   const last = Math.max(...pods.map(attemptOf));
   for (const pod of lingering(pods).filter((p) => attemptOf(p) < last)) deletePod(run, pod, `attempt ${attemptOf(pod)} on ${node} was superseded`);
@@ -101,7 +103,9 @@ function decideJob(run: JobRun, pods: readonly Pod[], selected: readonly Pod[], 
     byNode.set(node, [...(byNode.get(node) ?? []), pod]);
   }
   const taken = new Set(pods.map((p) => p.metadata.name));
-  const pulls = targets.map((node) => decideNode(run, node, byNode.get(node) ?? [], taken));
+  const nodes = new Map(o.nodes.map((n) => [n.metadata.name, n]));
+  const present = (node: string) => job.spec.imagePullPolicy !== 'Always' && !!job.spec.image && nodeListsImage(nodes.get(node)!, job.spec.image);
+  const pulls = targets.map((node) => decideNode(run, node, byNode.get(node) ?? [], taken, present(node)));
   const of = (s: NodePull['state']) => pulls.filter((p) => p.state === s).map((p) => p.node);
   const succeeded = of('succeeded');
   const failed = of('failed');

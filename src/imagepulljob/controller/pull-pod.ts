@@ -31,8 +31,19 @@ export function pullPodName(job: ImagePullJob, node: string, attempt: number, ta
 }
 
 /**
- * The sandbox config's annotations go on the pod; its labels do not, because a workload's labels
- * (a CloneSet puts its template's there) would make the pull pods match its Services and budgets.
+ * A workload's image pre-download job (controlled by a CloneSet or an Advanced StatefulSet) carries
+ * the workload's template labels as sandbox labels; on a pod they would make the pull pods look
+ * like the workload's pods to its Services, PUBs, SidecarSets and WorkloadSpreads.
+ */
+function isPreDownloadJob(job: ImagePullJob): boolean {
+  const owners = (job.metadata as { ownerReferences?: { apiVersion?: string; kind?: string; controller?: boolean }[] }).ownerReferences ?? [];
+  return owners.some((o) => o.controller && (o.apiVersion ?? '').startsWith('apps.kruise.io/') && (o.kind === 'CloneSet' || o.kind === 'StatefulSet'));
+}
+
+/**
+ * The sandbox config's labels and annotations go on the pod (OpenKruise puts them on the pull's
+ * sandbox); the job's own labels win over sandbox labels of the same key. A pre-download job's
+ * sandbox labels stay off its pods (isPreDownloadJob).
  */
 export function newPullPod(job: ImagePullJob, node: string, attempt: number, name: string, helper: PullHelper): Pod {
   const annotations = job.spec.sandboxConfig?.annotations ?? undefined;
@@ -45,7 +56,7 @@ export function newPullPod(job: ImagePullJob, node: string, attempt: number, nam
     metadata: {
       name,
       namespace: job.metadata.namespace,
-      labels: { [JOB_NAME_LABEL]: job.metadata.name, [JOB_UID_LABEL]: job.metadata.uid ?? '', [ATTEMPT_LABEL]: String(attempt) },
+      labels: { ...(isPreDownloadJob(job) ? {} : (job.spec.sandboxConfig?.labels ?? {})), [JOB_NAME_LABEL]: job.metadata.name, [JOB_UID_LABEL]: job.metadata.uid ?? '', [ATTEMPT_LABEL]: String(attempt) },
       ...(annotations && Object.keys(annotations).length ? { annotations: { ...annotations } } : {}),
       ownerReferences: [controllerReference(IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, job.metadata)],
     },
