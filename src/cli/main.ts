@@ -30,6 +30,9 @@ import { nodeTelemetry } from '../telemetry/node.js';
 import { telemetry } from '../telemetry/telemetry.js';
 import { rollout, RolloutUsageError } from './rollout.js';
 import { parseServiceRef, routeToService, serviceBaseUrl } from './webhook-service.js';
+import { handback, takeover } from '../takeover/run.js';
+import { HandbackRecordError } from '../takeover/handback-record.js';
+import { reconcilersFromEnv } from '../reconcilers.js';
 
 const USAGE = `Usage:
   kruise-serverless install (--base-url URL | --webhook-service NS/NAME) --cluster-id ID --secret-file FILE [options]
@@ -37,6 +40,9 @@ const USAGE = `Usage:
   kruise-serverless reconcile [--once | --dry-run] [--kind KIND] [--resync-seconds N] [--no-watch] [--verbose]
                               [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
                               [--kubeconfig FILE] [--context NAME]
+  kruise-serverless takeover (--base-url URL | --webhook-service NS/NAME) --cluster-id ID --secret-file FILE [install options]
+                              [--dry-run] [--force] [--kubeconfig FILE] [--context NAME]
+  kruise-serverless handback [--dry-run] [--kubeconfig FILE] [--context NAME]
   kruise-serverless rollout status|history|pause|resume|restart|undo KIND/NAME [-n NS] [--kubeconfig FILE] [--context NAME]
                               [status: --timeout 5m --no-watch] [history: --revision N -o json|yaml] [undo: --to-revision N]
   kruise-serverless cluster add|rotate|remove ID | list  (--edge-url URL | --registry FILE)
@@ -46,6 +52,12 @@ const USAGE = `Usage:
                                | --kubeconfig-secret-arn ARN) [--edge-url URL (+ $KS_SYNC_TOKEN)]
   kruise-serverless deploy cloudflare [--name WORKER] [--event-bus BUS --region R] [--dry-run]
                               (+ $KS_ADMIN_TOKEN; with --event-bus $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY)
+
+takeover moves a cluster from OpenKruise 1.9 to Kruise Serverless without restarting a pod (docs/takeover.md):
+it refuses while kruise-controller-manager runs, removes OpenKruise's webhooks (saved for handback),
+applies our CRDs, runs every reconciler once in dry-run and stops if one would write a pod (--force goes
+on), then installs our webhooks with the install options. --dry-run prints every step and changes nothing.
+handback removes our webhooks and restores what takeover removed.
 
 install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
 our CRDs, a namespace, RBAC for the reconcilers, and webhook configurations calling
@@ -216,10 +228,12 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'install') await install(values);
     else if (command === 'uninstall') await uninstall(values);
     else if (command === 'reconcile') return await reconcileCommand(values);
+    else if (command === 'takeover') await takeoverCommand(values);
+    else if (command === 'handback') await handbackCommand(values);
     else throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
     return 0;
   } catch (e) {
-    const usage = e instanceof UsageError || e instanceof InstallOptionError || e instanceof RolloutUsageError || e instanceof ClusterUsageError || e instanceof DeployOptionError;
+    const usage = e instanceof UsageError || e instanceof HandbackRecordError || e instanceof InstallOptionError || e instanceof RolloutUsageError || e instanceof ClusterUsageError || e instanceof DeployOptionError;
     process.stderr.write(`kruise-serverless: ${(e as Error).message ?? String(e)}\n`);
     if (usage) process.stderr.write('Run `kruise-serverless --help` for usage.\n');
     else if (process.env.KS_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
@@ -228,6 +242,21 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function install(v: Values): Promise<void> {
+  if (!v.apply) for (const o of ['kubeconfig', 'context', 'force'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
+  const { render, clusterId, endpoints } = installRenderer(v);
+  // Printed for a current cluster (1.21+); applied for the cluster's own version.
+  const printed = render(true);
+  if (!v.apply) {
+    process.stdout.write(toYaml(printed, clusterId));
+    return;
+  }
+  await withKube(v, async (kube) => applyClusterSide(kube, render(await serverKeepsNameLabel(kube)), { log, ...(v.force ? { force: true } : {}) }));
+  const hooks = endpoints.length;
+  log(`installed for cluster ${clusterId}: ${hooks} webhook endpoint${hooks === 1 ? '' : 's'} registered`);
+}
+
+/** The cluster side `install` renders from its options (takeover applies the same). */
+function installRenderer(v: Values) {
   const service = v['webhook-service'] === undefined ? undefined : parseServiceRef(v['webhook-service']);
   if (service && 'error' in service) throw new UsageError(service.error);
   if (service && v['base-url'] !== undefined) throw new UsageError('give either --base-url or --webhook-service, not both');
@@ -235,8 +264,8 @@ async function install(v: Values): Promise<void> {
   const clusterId = required(v['cluster-id'], '--cluster-id');
   const secret = readSecret(v);
   checkWebhookTarget(baseUrl, clusterId, secret);
-  if (!v.apply) for (const o of ['kubeconfig', 'context', 'force'] as const) if (v[o]) throw new UsageError(`--${o} needs --apply`);
   const endpoints = v['node-loop'] ? withoutPodStatusObserver(webhookEndpoints()) : webhookEndpoints();
+  const routed = (objects: KubeObject[]) => (service ? routeToService(objects, service) : objects);
   const render = (nameLabelKept: boolean) => routed(renderClusterSide({
     baseUrl,
     clusterId,
@@ -248,16 +277,22 @@ async function install(v: Values): Promise<void> {
     overrides: overrides(v, endpoints.map((e) => e.path)),
     nameLabelKept,
   }));
-  const routed = (objects: KubeObject[]) => (service ? routeToService(objects, service) : objects);
-  // Printed for a current cluster (1.21+); applied for the cluster's own version.
-  const printed = render(true);
-  if (!v.apply) {
-    process.stdout.write(toYaml(printed, clusterId));
-    return;
-  }
-  await withKube(v, async (kube) => applyClusterSide(kube, render(await serverKeepsNameLabel(kube)), { log, ...(v.force ? { force: true } : {}) }));
-  const hooks = endpoints.length;
-  log(`installed for cluster ${clusterId}: ${hooks} webhook endpoint${hooks === 1 ? '' : 's'} registered`);
+  return { render, clusterId, endpoints };
+}
+
+async function takeoverCommand(v: Values): Promise<void> {
+  if (v.apply) throw new UsageError('takeover applies by itself; use --dry-run to see the steps');
+  const { render } = installRenderer(v);
+  await withKube(v, async (kube) =>
+    takeover(kube, {
+      dryRun: !!v['dry-run'], force: !!v.force, clusterSide: render(await serverKeepsNameLabel(kube)),
+      reconcilers: reconcilersFromEnv(process.env), out: (m) => process.stdout.write(`${m}\n`),
+    }),
+  );
+}
+
+async function handbackCommand(v: Values): Promise<void> {
+  await withKube(v, (kube) => handback(kube, { dryRun: !!v['dry-run'], out: (m) => process.stdout.write(`${m}\n`) }));
 }
 
 async function reconcileCommand(v: Values): Promise<number> {

@@ -323,10 +323,15 @@ describe('migration from apps/v1', () => {
       return ps.length === 2 && ps.every((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) ? ps : undefined;
     }, 60_000);
     const nativeHash = nativePods[0]!.metadata.labels?.['controller-revision-hash'];
+    // kubectl-kruise migrate copies the stored template, with the API server's pod defaults: the
+    // revision data is then byte-equal and the native revision is reused (OpenKruise defaults no
+    // template field, so a hand-written copy would make a new revision).
+    const stored = await env.kube.get<DsObj>('apps/v1', 'DaemonSet', name, env.ns);
+    const migrated = { ...advanced, spec: { ...advanced.spec, template: stored.spec.template } };
     // kubectl delete --cascade=orphan: the DaemonSet goes once the garbage collector has orphaned its pods.
     await env.kube.delete(nativeRef, { propagationPolicy: 'Orphan' });
     await eventually(`${name}: the native DaemonSet gone`, async () => ((await env.kube.get('apps/v1', 'DaemonSet', name, env.ns).catch(() => undefined)) ? undefined : true), 30_000);
-    await env.kube.create(advanced);
+    await env.kube.create(migrated);
     const done = await waitRolledOut(name, nodes, 'app:1');
     expect(done.status?.daemonSetHash).toBe(nativeHash);
     const after = (await pods(name)) as NativePod[];

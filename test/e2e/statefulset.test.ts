@@ -188,3 +188,33 @@ describe('reserveOrdinals (seed 000 §3.2.3, seed 002)', () => {
     }, 60_000, 50);
   });
 });
+
+describe('migration from apps/v1 (what kubectl-kruise migrate users do)', () => {
+  it('an apps/v1 StatefulSet deleted with propagationPolicy Orphan and re-created as an Advanced one: its pods are adopted under the same revision, not restarted', async () => {
+    const name = 'migrated';
+    const spec = {
+      replicas: 2, serviceName: name, podManagementPolicy: 'Parallel', selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { automountServiceAccountToken: false, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'app:1' }] } },
+    };
+    const nativeRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name, namespace: env.ns } };
+    await env.kube.create({ ...nativeRef, spec });
+    type Owned = Pod & { metadata: { uid: string; ownerReferences?: { uid: string }[] } };
+    const nativePods = await eventually(`${name}: the apps/v1 pods ready`, async () => {
+      const ps = (await env.kube.list<Owned>('v1', 'Pod', { namespace: env.ns, labelSelector: `app=${name}` })).items;
+      return ps.length === 2 && ps.every(isReady) ? ps : undefined;
+    }, 60_000);
+    const nativeRevision = revisionOf(nativePods[0]!);
+    // kubectl-kruise migrate copies the stored spec, template defaults included: byte-equal revision data.
+    const stored = await env.kube.get<Sts>('apps/v1', 'StatefulSet', name, env.ns);
+    // kubectl delete --cascade=orphan: the set goes once the garbage collector has orphaned its pods.
+    await env.kube.delete(nativeRef, { propagationPolicy: 'Orphan' });
+    await eventually(`${name}: the apps/v1 set gone`, async () => ((await env.kube.get('apps/v1', 'StatefulSet', name, env.ns).catch(() => undefined)) ? undefined : true), 30_000);
+    await env.kube.create({ apiVersion: ASTS, kind: 'StatefulSet', metadata: { name, namespace: env.ns }, spec: { ...spec, template: stored.spec.template } });
+    const s = await settled(name, 2);
+    expect(s.updateRevision).toBe(nativeRevision);
+    const set = await get(name);
+    const after = (await podsOf(name)) as Owned[];
+    expect(after.map((p) => p.metadata.uid).sort()).toEqual(nativePods.map((p) => p.metadata.uid).sort());
+    expect(after.every((p) => p.metadata.ownerReferences?.[0]?.uid === set.metadata.uid && revisionOf(p) === nativeRevision)).toBe(true);
+  });
+});
