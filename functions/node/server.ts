@@ -95,7 +95,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ...(edge ? { edge } : {}),
     log,
   });
-  telemetry().log.info('kruise-serverless webhooks listening', { url: s.url });
+  telemetry().log.info(`kruise-serverless webhooks on ${s.url}`, { url: s.url });
   // As PID 1 in a container Node has no default SIGTERM handler: stop taking connections and exit.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
