@@ -106,6 +106,39 @@ describe('pod UPDATE', () => {
   });
 });
 
+describe('pod UPDATE that only resizes (RESIZE)', () => {
+  const resized = (p: Pod): Pod => {
+    const n = structuredClone(p);
+    n.spec.containers[0]!['resources'] = { requests: { cpu: '200m' } };
+    return n;
+  };
+  const withCpu = (p: Pod): Pod => {
+    const n = structuredClone(p);
+    n.spec.containers[0]!['resources'] = { requests: { cpu: '100m' } };
+    return n;
+  };
+  async function guarding(operations: ('UPDATE' | 'DELETE' | 'EVICT' | 'RESIZE')[]): Promise<FakeState> {
+    const state = fakeState({ [PUBS_COLLECTION]: [pub('web')], [PODS_COLLECTION]: Array.from({ length: 3 }, (_, i) => pushedPod(`pod-${i}`)) });
+    await state.ledgers.apply(pubLedgerRef('default', 'web'), 'resync', resyncReq(facts(3), 3, { protectOperations: operations }));
+    return state;
+  }
+
+  it('is refused when RESIZE is guarded and the budget is spent; an image update is not RESIZE', async () => {
+    const state = await guarding(['DELETE', 'RESIZE']);
+    const oldPod = withCpu(protectedPod('pod-1'));
+    expect(await run(state, update(oldPod, resized(oldPod)))).toEqual({ allowed: false, code: 403, message: exhaustedMessage('web') });
+    const image = structuredClone(oldPod);
+    image.spec.containers[0]!.image = 'nginx:2';
+    expect((await run(state, update(oldPod, image))).allowed).toBe(true);
+  });
+
+  it('passes when only UPDATE-less operations are guarded', async () => {
+    const state = await guarding(['DELETE', 'EVICT']);
+    const oldPod = withCpu(protectedPod('pod-1'));
+    expect((await run(state, update(oldPod, resized(oldPod)))).allowed).toBe(true);
+  });
+});
+
 describe('pods/eviction', () => {
   it('spends, then denies with 429 TooManyRequests and the spec message', async () => {
     const state = await stateWithBudget(1);

@@ -16,6 +16,7 @@
 import { allow, deny, type AdmissionHandler, type AdmissionInput, type HandlerContext, type Verdict } from '../admission/types.js';
 import { snapshotAge, type ClusterState, type Snapshot } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
+import { isResizeOnly } from './resize.js';
 import type { Pod } from '../workload/pods.js';
 import { PUB_STALE_AFTER_MS, type PubCheckRequest, type PubCheckResult } from './check.js';
 import { PODS_COLLECTION, PUBS_COLLECTION } from './collections.js';
@@ -122,7 +123,7 @@ export const checkPodDisruptionHandler: AdmissionHandler = async (req, state, ct
   if (req.operation === 'UPDATE' && isRecord(req.oldObject) && isRecord(req.object)) {
     const [oldPod, newPod] = [req.oldObject as Pod, req.object as Pod];
     if (!newPod.metadata.annotations?.[RELATED_PUB_ANNOTATION] || !isUnavailableChange(oldPod, newPod)) return allow();
-    return checkPod(oldPod, 'UPDATE', req.dryRun, state, ctx);
+    return checkPod(oldPod, isResizeOnly(oldPod, newPod) ? 'RESIZE' : 'UPDATE', req.dryRun, state, ctx);
   }
   return allow();
 };

@@ -18,8 +18,11 @@ export const PROTECT_TOTAL_REPLICAS_ANNOTATION = 'pub.kruise.io/protect-total-re
 /** Pod labels with this prefix mark the pod unavailable. */
 export const UNAVAILABLE_LABEL_PREFIX = 'unavailable-pod.kruise.io/';
 
-export type PubOperation = 'UPDATE' | 'DELETE' | 'EVICT';
-export const PUB_OPERATIONS: readonly PubOperation[] = ['UPDATE', 'DELETE', 'EVICT'];
+export type PubOperation = 'UPDATE' | 'DELETE' | 'EVICT' | 'RESIZE';
+/** What the annotation may name. RESIZE: an update that only resizes container cpu/memory (resize.ts). */
+export const PUB_OPERATIONS: readonly PubOperation[] = ['UPDATE', 'DELETE', 'EVICT', 'RESIZE'];
+/** Guarded when the annotation is absent or empty. */
+const DEFAULT_OPERATIONS: readonly PubOperation[] = ['DELETE', 'UPDATE', 'EVICT'];
 
 /** More pending (disrupted + unavailable) pods than this and the budget refuses everything (§4.4 rule 8). */
 export const MAX_PENDING_PODS = 2000;
@@ -40,10 +43,12 @@ export function hasUnavailableLabel(labels: Readonly<Record<string, string>> | u
 
 /**
  * The operations a PUB guards: each comma-separated item of the annotation, verbatim (OpenKruise
- * neither trims nor folds case, §4.2); absent or empty ⇒ all three.
+ * neither trims nor folds case, §4.2); absent or empty ⇒ DELETE, UPDATE and EVICT. A guarded
+ * UPDATE guards RESIZE too, as OpenKruise does while its InPlacePodVerticalScaling gate is off (its
+ * default; there is no such gate here).
  */
 export function protectedOperations(annotations: Readonly<Record<string, string>> | undefined): PubOperation[] {
   const raw = annotations?.[PROTECT_OPERATIONS_ANNOTATION];
-  if (!raw) return [...PUB_OPERATIONS];
-  return raw.split(',').filter((op): op is PubOperation => (PUB_OPERATIONS as readonly string[]).includes(op));
+  const listed = raw ? raw.split(',').filter((op): op is PubOperation => (PUB_OPERATIONS as readonly string[]).includes(op)) : [...DEFAULT_OPERATIONS];
+  return listed.includes('UPDATE') && !listed.includes('RESIZE') ? [...listed, 'RESIZE'] : listed;
 }

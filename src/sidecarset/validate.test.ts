@@ -101,11 +101,11 @@ describe('validateSidecarSet', () => {
       ['spec.updateStrategy.scatterStrategy: Required value: key should not be empty']],
     ['NotUpdate skips the strategy checks', sc((s) => Object.assign(s.updateStrategy, { type: 'NotUpdate', partition: 'x' })), []],
     ['a native sidecar init container with RollingUpdate', sc((s) => (s.initContainers = [{ ...s.containers[0], name: 'init', restartPolicy: 'Always', podInjectPolicy: 'AfterAppContainer' }])),
-      ['spec.updateStrategy: Required value: The initContainer in-place upgrade is not currently supported.']],
+      ['spec.updateStrategy: Required value: The initContainer in-place upgrade is not currently supported.', 'spec.initContainers[0].restartPolicy: Forbidden: a native sidecar container (restartPolicy: Always) is not supported by Kruise Serverless yet (it would be ignored)']],
     ['a native sidecar init container with NotUpdate', sc((s) => {
       s.initContainers = [{ ...s.containers[0], name: 'init', restartPolicy: 'Always', podInjectPolicy: 'AfterAppContainer' }];
       s.updateStrategy.type = 'NotUpdate';
-    }), []],
+    }), ['spec.initContainers[0].restartPolicy: Forbidden: a native sidecar container (restartPolicy: Always) is not supported by Kruise Serverless yet (it would be ignored)']],
 
     // ---- containers
     ['no containers at all', sc((s) => delete s.containers), ['spec: Required value: no initContainer or container defined for SidecarSet']],

@@ -6,6 +6,7 @@
 // it matches, we reject it instead (§8); each such place says so.
 import type { V1ControllerRevision } from '@kubernetes/client-node';
 import type { FieldError } from '../kube/field-errors.js';
+import { unsupportedFieldErrors } from './unsupported.js';
 import { validatePodParts, splitSubscriptedPath } from '../kube/pod-validation.js';
 import {
   NEGATIVE_ERROR,
@@ -522,7 +523,7 @@ function validateConflicts(s: SidecarSet, ctx: SidecarSetValidationContext): Fie
 
 /** Every problem with `s` (§2.3), in OpenKruise's order; conflicts are only checked when the rest is valid. */
 export function validateSidecarSet(s: SidecarSet, ctx: SidecarSetValidationContext): FieldError[] {
-  const errs = [...validateMeta(isRecord(s.metadata) ? (s.metadata as Obj) : {}, 'metadata'), ...validateSpec(s, ctx)];
+  const errs = [...validateMeta(isRecord(s.metadata) ? (s.metadata as Obj) : {}, 'metadata'), ...validateSpec(s, ctx), ...unsupportedFieldErrors(s.spec)];
   if (ctx.oldSet) errs.push(...validateUpdate(s, ctx.oldSet));
   if (errs.length > 0) return errs;
   return validateConflicts(s, ctx);

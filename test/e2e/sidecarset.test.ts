@@ -258,6 +258,13 @@ describe('injection of the seeds’ SidecarSets', () => {
       selector: { matchLabels: { app: 'nginx' } }, containers: [{ name: 'sidecar1', image: 'busybox:1.36' }],
     } })).rejects.toThrow(/container sidecar1 already exist in test-sidecarset/);
   });
+
+  it('validation at the edge: a native sidecar init container (restartPolicy Always) is refused until it is implemented', async () => {
+    await expect(createSet({ ...SS, metadata: { name: 'native' }, spec: {
+      selector: { matchLabels: { app: 'native' } }, containers: [{ name: 'log', image: 'busybox:1.36' }],
+      initContainers: [{ name: 'proxy', image: 'envoy:1', restartPolicy: 'Always' }],
+    } })).rejects.toThrow('spec.initContainers[0].restartPolicy: Forbidden: a native sidecar container (restartPolicy: Always) is not supported by Kruise Serverless yet (it would be ignored)');
+  });
 });
 
 describe('revisions (injectionStrategy.revision)', () => {
