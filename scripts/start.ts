@@ -12,7 +12,6 @@ import { REPO_ROOT, startControlPlane } from '../test/cluster/control-plane.js';
 import { loadKubeConfig } from '../src/kube/node-client.js';
 import { KubeHttp } from '../src/kube/http.js';
 import { readCrdManifests } from '../src/kube/crd-manifests.js';
-import { renderClusterSide } from '../src/install/render.js';
 import { applyClusterSide } from '../src/install/apply.js';
 import { startSystem, type System } from './system.js';
 import { onStopSignal } from './stop-signals.js';
@@ -49,7 +48,8 @@ log(external ? `using $KUBECONFIG (${external})` : `local control plane: export 
 if (detach) {
   const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(kubeconfig));
   const crds = readCrdManifests(join(REPO_ROOT, 'infra', 'crds'));
-  await applyClusterSide(kube, renderClusterSide({ baseUrl: 'https://127.0.0.1', clusterId: 'local', secret: 'unused', endpoints: [], crds }), { log });
+  // No edge: the CRDs as generated (conversion None), which any later install points at its edge.
+  await applyClusterSide(kube, crds, { log });
   log(`installed ${crds.length} CRDs; done (the control plane keeps running; stop it with \`npm run cluster:down\`)`);
   kube.close();
   process.exit(0);
