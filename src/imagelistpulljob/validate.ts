@@ -3,29 +3,9 @@
 // most 255 distinct, parsable images, then the completion policy. Unlike an ImagePullJob, neither
 // parallelism nor the deadline against the pull timeout is checked. First error wins. Pure.
 import { isRecord } from '../kube/validation.js';
-import { selectorProblems, type LabelSelector } from '../kube/selectors.js';
 import { imageRefError } from '../imagepulljob/image-ref.js';
+import { selectorError } from '../imagepulljob/validate.js';
 import { MAX_IMAGES, type ImageListPullJobLike } from './types.js';
-
-const hasLabelTerms = (s: LabelSelector) => s.matchLabels != null || s.matchExpressions != null;
-
-function selectorError(spec: ImageListPullJobLike['spec']): string | undefined {
-  const sel = spec.selector;
-  if (isRecord(sel)) {
-    if (hasLabelTerms(sel)) {
-      if (sel.names != null) return 'can not set both names and labelSelector in this spec.selector';
-      const p = selectorProblems(sel)[0];
-      if (p) return `invalid selector: ${p.detail}`;
-    }
-    if (Array.isArray(sel.names) && new Set(sel.names).size !== sel.names.length) return 'duplicated name in selector names';
-  }
-  if (isRecord(spec.podSelector)) {
-    if (sel != null) return 'can not set both selector and podSelector';
-    const p = selectorProblems(spec.podSelector)[0];
-    if (p) return `invalid podSelector: ${p.detail}`;
-  }
-  return undefined;
-}
 
 function imagesError(images: unknown): string | undefined {
   if (!Array.isArray(images) || images.length === 0) return 'image can not be empty';

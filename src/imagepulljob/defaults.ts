@@ -8,12 +8,16 @@ import { DEFAULT_BACKOFF_LIMIT, DEFAULT_TIMEOUT_SECONDS, type ImagePullJobLike }
 
 export function defaultedImagePullJob<T extends ImagePullJobLike>(input: T): T {
   const job = structuredClone(input);
-  const spec = job.spec;
+  defaultPolicies(job.spec);
+  if (!job.spec.imagePullPolicy) job.spec.imagePullPolicy = 'IfNotPresent';
+  return job;
+}
+
+/** completionPolicy and pullPolicy defaults, in place: shared with ImageListPullJob (its spec inlines this one). */
+export function defaultPolicies(spec: ImagePullJobLike['spec']): void {
   const completion = isRecord(spec.completionPolicy) ? spec.completionPolicy : spec.completionPolicy == null ? (spec.completionPolicy = {}) : undefined;
   if (completion && !completion.type) completion.type = 'Always';
   const pull = isRecord(spec.pullPolicy) ? spec.pullPolicy : spec.pullPolicy == null ? (spec.pullPolicy = {}) : undefined;
   if (pull && (pull.timeoutSeconds === undefined || pull.timeoutSeconds === null)) pull.timeoutSeconds = DEFAULT_TIMEOUT_SECONDS;
   if (pull && (pull.backoffLimit === undefined || pull.backoffLimit === null)) pull.backoffLimit = DEFAULT_BACKOFF_LIMIT;
-  if (!spec.imagePullPolicy) spec.imagePullPolicy = 'IfNotPresent';
-  return job;
 }

@@ -10,7 +10,8 @@ import { DEFAULT_TIMEOUT_SECONDS, type ImagePullJobLike } from './types.js';
 
 const hasLabelTerms = (s: LabelSelector) => s.matchLabels != null || s.matchExpressions != null;
 
-function selectorError(spec: ImagePullJobLike['spec']): string | undefined {
+/** The node and pod selector rules, shared with ImageListPullJob (its spec inlines this one). */
+export function selectorError(spec: ImagePullJobLike['spec']): string | undefined {
   const sel = spec.selector;
   if (isRecord(sel)) {
     if (hasLabelTerms(sel)) {
