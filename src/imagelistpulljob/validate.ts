@@ -4,7 +4,7 @@
 // parallelism nor the deadline against the pull timeout is checked. First error wins. Pure.
 import { isRecord } from '../kube/validation.js';
 import { imageRefError } from '../imagepulljob/image-ref.js';
-import { selectorError } from '../imagepulljob/validate.js';
+import { completionTypeError, selectorError } from '../imagepulljob/validate.js';
 import { MAX_IMAGES, type ImageListPullJobLike } from './types.js';
 
 function imagesError(images: unknown): string | undefined {
@@ -18,20 +18,7 @@ function imagesError(images: unknown): string | undefined {
   return undefined;
 }
 
-function completionError(spec: ImageListPullJobLike['spec']): string | undefined {
-  const c = spec.completionPolicy ?? {};
-  switch (c.type) {
-    case 'Always':
-      return undefined;
-    case 'Never':
-      if (c.activeDeadlineSeconds != null || c.ttlSecondsAfterFinished != null) return 'activeDeadlineSeconds and ttlSecondsAfterFinished can only work with Always CompletionPolicyType';
-      return undefined;
-    default:
-      return `unknown type of completionPolicy: ${c.type ?? ''}`;
-  }
-}
-
 /** The first error OpenKruise would report for this (defaulted) job, or undefined. */
 export function validateImageListPullJob(job: ImageListPullJobLike): string | undefined {
-  return selectorError(job.spec) ?? imagesError(job.spec.images) ?? completionError(job.spec);
+  return selectorError(job.spec) ?? imagesError(job.spec.images) ?? completionTypeError(job.spec);
 }

@@ -42,9 +42,15 @@ function parallelismError(p: ImagePullJobLike['spec']['parallelism']): string | 
 function completionError(spec: ImagePullJobLike['spec']): string | undefined {
   const c = spec.completionPolicy ?? {};
   const timeout = spec.pullPolicy?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  if (c.type === 'Always' && c.activeDeadlineSeconds != null && timeout > c.activeDeadlineSeconds) return 'completionPolicy.activeDeadlineSeconds must be greater than pullPolicy.timeoutSeconds(default 600)';
+  return completionTypeError(spec);
+}
+
+/** The completion policy's type rules, shared with ImageListPullJob (which checks no deadline against the timeout). */
+export function completionTypeError(spec: ImagePullJobLike['spec']): string | undefined {
+  const c = spec.completionPolicy ?? {};
   switch (c.type) {
     case 'Always':
-      if (c.activeDeadlineSeconds != null && timeout > c.activeDeadlineSeconds) return 'completionPolicy.activeDeadlineSeconds must be greater than pullPolicy.timeoutSeconds(default 600)';
       return undefined;
     case 'Never':
       if (c.activeDeadlineSeconds != null || c.ttlSecondsAfterFinished != null) return 'activeDeadlineSeconds and ttlSecondsAfterFinished can only work with Always CompletionPolicyType';
