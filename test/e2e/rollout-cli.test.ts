@@ -2,9 +2,6 @@
 // against the API server, with the CloneSet controller on the Node loop and the fake kubelet.
 // `rollout status` returns on its own when the rollout finishes: the tests await its exit.
 import { spawn } from 'node:child_process';
-import { renameSync } from 'node:fs';
-import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { cloneSetFeature } from '../../src/cloneset/index.js';
 import { cloneSetReconciler } from '../../src/cloneset/controller/reconciler.js';
@@ -12,6 +9,7 @@ import type { KubeObject } from '../../src/kube/http.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
+import { buildCliBundle } from './support/cli-bundle.js';
 import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 
 const CS = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
@@ -36,14 +34,7 @@ function startLoop(): void {
 }
 
 beforeAll(async () => {
-  // bin/kruise-serverless.js runs dist/cli.js when there is one: build it from this source first
-  // (as `npm run build` does), so the test never runs a stale bundle.
-  const out = join(REPO_ROOT, 'dist', 'cli.js');
-  await build({
-    entryPoints: [join(REPO_ROOT, 'src', 'cli', 'main.ts')], outfile: `${out}.${process.pid}`, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
-    banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" },
-  });
-  renameSync(`${out}.${process.pid}`, out);
+  await buildCliBundle();
   env = await startEdgeEnv('rollout', [cloneSetFeature]);
   startLoop();
 });

@@ -3,10 +3,9 @@
 // kubelet running the pods. Every verb: status, history, pause/resume, restart, undo; and
 // --context choosing the kubeconfig's context. (The CloneSet's: rollout-cli.test.ts.)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { daemonSetFeature } from '../../src/daemonset/index.js';
@@ -16,6 +15,7 @@ import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import { statefulSetReconciler } from '../../src/statefulset/controller/reconciler.js';
 import { REPO_ROOT } from '../cluster/control-plane.js';
+import { buildCliBundle } from './support/cli-bundle.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 
 type Workload = KubeObject & {
@@ -30,13 +30,7 @@ let work: string;
 const POOL = 'e2e.kruise-serverless.io/rollout-pool';
 
 beforeAll(async () => {
-  // bin/kruise-serverless.js runs dist/cli.js when there is one: build it from this source first.
-  const out = join(REPO_ROOT, 'dist', 'cli.js');
-  await build({
-    entryPoints: [join(REPO_ROOT, 'src', 'cli', 'main.ts')], outfile: `${out}.${process.pid}`, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
-    banner: { js: "import { createRequire as __ksCreateRequire } from 'node:module'; const require = __ksCreateRequire(import.meta.url);" },
-  });
-  renameSync(`${out}.${process.pid}`, out);
+  await buildCliBundle();
   work = mkdtempSync(join(tmpdir(), 'ks-rollout-sets-'));
   env = await startEdgeEnv('rsets', [daemonSetFeature]);
   await env.kubelet.addNodes(['rsets-1', 'rsets-2'].map((name) => ({ name, labels: { [POOL]: 'rollout' } })));
