@@ -251,7 +251,7 @@ export function buildApp(ports: AppPorts): Hono {
     const payload = parseSyncPayload(body);
     if (typeof payload === 'string') return c.json({ error: payload }, 400);
     const result = await store.sync(name, payload);
-    return result.ok ? c.json(result.meta) : c.json({ error: result.message }, result.status);
+    return result.ok ? c.json(result.meta) : c.json({ error: result.message, ...(result.reason ? { reason: result.reason } : {}) }, result.status);
   });
 
   app.post('/clusters/:clusterId/ledgers/:kind/:namespace/:name/:op', async (c) => {

@@ -112,7 +112,7 @@ export class ClusterObject {
     const payload = parseSyncPayload(body);
     if (typeof payload === 'string') return json({ error: payload }, 400);
     const outcome = this.held.plan(name, payload);
-    if (!outcome.ok) return json({ error: outcome.message }, outcome.status);
+    if (!outcome.ok) return json({ error: outcome.message, ...(outcome.reason ? { reason: outcome.reason } : {}) }, outcome.status);
     const { meta, puts, deletes } = outcome.plan;
     const prefix = `${ITEM}${name}/`;
     await this.deleteKeys(deletes.map((k) => prefix + k));

@@ -8,7 +8,7 @@ import { sha256Hex, type ClusterCredentials, type ClusterRegistry } from '../../
 import type { StateStore } from '../../src/edge-state/state-store.js';
 import { ledgerKey, ledgerReducer, type LedgerKind, type LedgerRef, type Ledgers } from '../../src/edge-state/ledger.js';
 import { ledgerBody, ledgerPath, readLedgerAnswer } from '../../src/edge-state/ledger-http.js';
-import type { CollectionMeta, EdgeVersions, SyncPayload } from '../../src/edge-state/sync.js';
+import type { CollectionMeta, EdgeVersions, SyncPayload, SyncRefusalReason } from '../../src/edge-state/sync.js';
 import type { ChangeDebouncer, ChangeEvent, ClusterState, CollectionSpec, RelatedObjects, Snapshot, WorkloadPods } from '../../src/edge-state/contracts.js';
 import type { WebhookEndpoint } from '../../src/admission/types.js';
 import { CLUSTER_ROUTES, routePath, type ClusterRoute } from '../../src/edge-state/routes.js';
@@ -112,9 +112,9 @@ export async function edgePorts(env: Env, endpoints: WebhookEndpoint[], opts: Ed
       return r.status === 200 ? r.value : undefined;
     },
     async sync(name, payload: SyncPayload) {
-      const r = await call<CollectionMeta & { error?: string }>(stubFor(env, clusterId), 'sync', name, payload);
+      const r = await call<CollectionMeta & { error?: string; reason?: SyncRefusalReason }>(stubFor(env, clusterId), 'sync', name, payload);
       if (r.status === 200) return { ok: true as const, meta: r.value };
-      return { ok: false as const, status: r.status === 409 ? (409 as const) : (400 as const), message: r.value.error ?? `status ${r.status}` };
+      return { ok: false as const, status: r.status === 409 ? (409 as const) : (400 as const), message: r.value.error ?? `status ${r.status}`, ...(r.value.reason ? { reason: r.value.reason } : {}) };
     },
     async admit(writes) {
       if (!writes.length) return;

@@ -1,7 +1,7 @@
 // The reconcilers' side of the sync API: after a resync, push each collection the edge needs.
 // Diffs against the versions the edge holds; if the edge moved on meanwhile (another pusher),
 // falls back to a full replace. Web fetch only, so it runs in Lambda, Node and Workers cron.
-import { diffForPush, type CollectionMeta, type EdgeVersions, type SyncItem, type SyncPayload } from './sync.js';
+import { diffForPush, type SyncRefusalReason, type CollectionMeta, type EdgeVersions, type SyncItem, type SyncPayload } from './sync.js';
 import type { CollectionSpec } from './contracts.js';
 import type { Lister } from './live-state.js';
 import { isNotFound } from '../kube/errors.js';
@@ -79,10 +79,14 @@ async function pushObserved(edge: EdgeTarget, list: Lister, spec: CollectionSpec
     const held = attempt === 0 ? await edgeCall<EdgeVersions>(edge, 'GET', `/${spec.name}`) : { status: 404, json: undefined };
     if (held.status !== 200 && held.status !== 404) throw new PushError(held.status, `edge refused reading ${spec.name}: ${held.status}`);
     const payload = diffForPush(held.status === 200 ? held.json : undefined, { items, resourceVersion: live.resourceVersion }, observedAt);
-    const res = await edgeCall<CollectionMeta & { error?: string }>(edge, 'PUT', `/${spec.name}`, payload);
+    const res = await edgeCall<CollectionMeta & { error?: string; reason?: SyncRefusalReason }>(edge, 'PUT', `/${spec.name}`, payload);
     if (res.status === 200) {
       const changed = payload.mode === 'replace' ? items.length : payload.upserts.length + payload.deletes.length;
       return { collection: spec.name, mode: payload.mode, items: items.length, changed, meta: res.json };
+    }
+    // Another pusher (a replica, the scheduled push) delivered a later snapshot first.
+    if (res.status === 409 && res.json.reason === 'Superseded') {
+      return { collection: spec.name, mode: payload.mode, items: items.length, changed: 0, meta: { resourceVersion: live.resourceVersion, observedAt, count: items.length } };
     }
     // A patch against a base the edge no longer holds: resend everything once.
     if (res.status === 409 && payload.mode === 'patch' && attempt === 0) continue;

@@ -26,11 +26,11 @@ describe('planSyncWrite', () => {
   const held = { meta: { resourceVersion: '10', observedAt: 100, count: 2 }, items: { a: '1', 'ns/b': '2' } };
 
   it('refuses a push observed before what the edge holds', () => {
-    expect(planSyncWrite(held, { mode: 'replace', resourceVersion: '9', observedAt: 99, items: [] })).toMatchObject({ ok: false, status: 409 });
+    expect(planSyncWrite(held, { mode: 'replace', resourceVersion: '9', observedAt: 99, items: [] })).toMatchObject({ ok: false, status: 409, reason: 'Superseded' });
   });
 
   it('refuses a patch against another base', () => {
-    expect(planSyncWrite(held, { mode: 'patch', resourceVersion: '11', observedAt: 101, baseResourceVersion: '9', upserts: [], deletes: [] })).toMatchObject({ ok: false, status: 409 });
+    expect(planSyncWrite(held, { mode: 'patch', resourceVersion: '11', observedAt: 101, baseResourceVersion: '9', upserts: [], deletes: [] })).toMatchObject({ ok: false, status: 409, reason: 'BaseMoved' });
     expect(planSyncWrite(undefined, { mode: 'patch', resourceVersion: '11', observedAt: 101, baseResourceVersion: '9', upserts: [], deletes: [] })).toMatchObject({ ok: false });
   });
 

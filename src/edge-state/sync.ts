@@ -16,7 +16,12 @@ export type EdgeVersions = { meta: CollectionMeta; items: Record<string, string>
 
 export type SyncWritePlan = { meta: CollectionMeta; puts: [string, SyncItem][]; deletes: string[] };
 
-export type SyncOutcome = { ok: true; plan: SyncWritePlan } | { ok: false; status: 400 | 409; message: string };
+/**
+ * `Superseded`: the edge already holds a snapshot observed later (another pusher got there first),
+ * so what this push would say is known already; the pusher counts it as done.
+ */
+export type SyncRefusalReason = 'Superseded' | 'BaseMoved';
+export type SyncOutcome = { ok: true; plan: SyncWritePlan } | { ok: false; status: 400 | 409; message: string; reason?: SyncRefusalReason };
 
 /** Collections are named like DNS labels (they are storage keys and URL segments). */
 export const COLLECTION_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -54,7 +59,7 @@ export function parseSyncPayload(body: unknown): SyncPayload | string {
 /** Decides how a push changes what the edge holds (`current` undefined: never pushed). */
 export function planSyncWrite(current: EdgeVersions | undefined, payload: SyncPayload): SyncOutcome {
   if (current && payload.observedAt < current.meta.observedAt) {
-    return { ok: false, status: 409, message: `stale push: observed at ${payload.observedAt}, the edge already holds a snapshot observed at ${current.meta.observedAt}` };
+    return { ok: false, status: 409, reason: 'Superseded', message: `stale push: observed at ${payload.observedAt}, the edge already holds a snapshot observed at ${current.meta.observedAt}` };
   }
   if (payload.mode === 'replace') {
     const puts = payload.items.map((i) => [itemKey(i), i] as [string, SyncItem]);
@@ -63,7 +68,7 @@ export function planSyncWrite(current: EdgeVersions | undefined, payload: SyncPa
     return { ok: true, plan: { meta: { resourceVersion: payload.resourceVersion, observedAt: payload.observedAt, count: keep.size }, puts, deletes } };
   }
   if (!current || current.meta.resourceVersion !== payload.baseResourceVersion) {
-    return { ok: false, status: 409, message: `patch is based on ${payload.baseResourceVersion} but the edge holds ${current?.meta.resourceVersion ?? 'nothing'}: send a replace` };
+    return { ok: false, status: 409, reason: 'BaseMoved', message: `patch is based on ${payload.baseResourceVersion} but the edge holds ${current?.meta.resourceVersion ?? 'nothing'}: send a replace` };
   }
   const keys = new Set(Object.keys(current.items));
   const puts = payload.upserts.map((i) => [itemKey(i), i] as [string, SyncItem]);

@@ -181,3 +181,24 @@ describe('KubeHttp.stats', () => {
     expect(s).toEqual({ requests: 5, inFlight: 0, queued: 0, queueWaitMs: { count: 5, p50: 100, p99: 100, max: 100 } });
   });
 });
+
+describe('KubeHttp: discovery', () => {
+  it('a kind missing from the cached discovery (a CRD established since) is looked up once more', async () => {
+    let served = [{ name: 'sidecarsets', namespaced: false, kind: 'SidecarSet' }];
+    let lookups = 0;
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/apis/apps.kruise.io/v1beta1') return void ((lookups += 1), json(res, 200, { resources: served }));
+      json(res, 200, { kind: 'List', metadata: { resourceVersion: '1' }, items: [] });
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const kube = KubeHttp.connect({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, rejectUnauthorized: true, headers: {} });
+    clients.push(kube);
+    await kube.list('apps.kruise.io/v1beta1', 'SidecarSet');
+    served = [...served, { name: 'daemonsets', namespaced: true, kind: 'DaemonSet' }];
+    expect(await kube.pathFor('apps.kruise.io/v1beta1', 'DaemonSet', 'ns')).toBe('/apis/apps.kruise.io/v1beta1/namespaces/ns/daemonsets');
+    await expect(kube.pathFor('apps.kruise.io/v1beta1', 'Nothing')).rejects.toThrow(/does not serve Nothing/);
+    expect(lookups).toBe(3);
+  });
+});

@@ -56,10 +56,12 @@ export const WATCH_GRACE_MS = 10_000;
 
 type Tls = { ca?: string; cert?: string; key?: string; rejectUnauthorized?: boolean; servername?: string };
 
+interface DiscoveredResource { name: string; namespaced: boolean; kind: string }
+
 export class KubeHttp {
   /** How many API calls this client has made (retries not counted again): reconcilers report it per invocation. */
   calls = 0;
-  private readonly discovery = new Map<string, Promise<{ name: string; namespaced: boolean; kind: string }[]>>();
+  private readonly discovery = new Map<string, Promise<DiscoveredResource[]>>();
   private readonly limiter: RequestLimiter;
   private readonly clock: Clock;
   private readonly random: () => number;
@@ -277,16 +279,27 @@ export class KubeHttp {
   /** The REST path of a kind's collection (and of one object, given a name), via discovery. */
   async pathFor(apiVersion: string, kind: string, namespace?: string, name?: string): Promise<string> {
     const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-    let resources = this.discovery.get(apiVersion);
-    if (!resources) {
-      resources = this.request<{ resources: { name: string; namespaced: boolean; kind: string }[] }>('GET', base).then((r) => r.resources);
-      this.discovery.set(apiVersion, resources);
-      resources.catch(() => this.discovery.delete(apiVersion));
+    const cached = this.discovery.get(apiVersion);
+    let res = await this.discoverKind(base, apiVersion, kind, cached);
+    // A CRD established after the version was first discovered: look once more, as client-go's
+    // deferred REST mapper resets on a miss.
+    if (!res && cached) {
+      this.discovery.delete(apiVersion);
+      res = await this.discoverKind(base, apiVersion, kind, undefined);
     }
-    const res = (await resources).find((r) => r.kind === kind && !r.name.includes('/'));
     if (!res) throw new KubeApiError(404, 'NotFound', `the API server does not serve ${kind} in ${apiVersion}`);
     const ns = res.namespaced ? `/namespaces/${namespace ?? 'default'}` : '';
     return `${base}${ns}/${res.name}${name ? `/${name}` : ''}`;
+  }
+
+  private async discoverKind(base: string, apiVersion: string, kind: string, cached: Promise<DiscoveredResource[]> | undefined): Promise<DiscoveredResource | undefined> {
+    let resources = cached ?? this.discovery.get(apiVersion);
+    if (!resources) {
+      resources = this.request<{ resources: DiscoveredResource[] }>('GET', base).then((r) => r.resources);
+      this.discovery.set(apiVersion, resources);
+      resources.catch(() => this.discovery.delete(apiVersion));
+    }
+    return (await resources).find((r) => r.kind === kind && !r.name.includes('/'));
   }
 
   private async objectPath(obj: KubeObject, subresource?: string): Promise<string> {
