@@ -41,7 +41,7 @@ import { workloadPodEvent } from './edge-state/workload-pods.js';
 import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { admittedWrites, type AdmittedWrite } from './edge-state/admitted.js';
 import { withWriteThrough } from './admission/write-through.js';
-import { FallbackCounts } from './edge-state/fallback-counts.js';
+import { FallbackCounts } from './admission/fallback-counts.js';
 
 export type CredentialRotation = { credential: 'webhookSecrets' | 'syncTokens'; sha256: string; now: number; overlapMs: number };
 

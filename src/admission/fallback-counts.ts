@@ -1,8 +1,8 @@
-// Counts the admission fallbacks the edge took (src/admission/dispatch.ts: stale or missing state,
+// Counts the admission fallbacks the edge took (dispatch.ts: stale or missing state,
 // a handler or state read that timed out or failed), per cluster and (endpoint, feature, reason),
 // for the sync summary. In memory, per app instance: a Worker isolate, a Node process, a Lambda
 // execution environment. `since` says when this instance started counting.
-import type { FallbackReason, FallbackTaken } from '../admission/dispatch.js';
+import type { FallbackReason, FallbackTaken } from './dispatch.js';
 
 export type FallbackCount = { endpoint: string; feature: string; reason: FallbackReason; count: number };
 
