@@ -46,3 +46,19 @@ describe('applyPlan: a write’s failureEvent', () => {
     expect(events.map((e) => `${e.type} ${e.reason}: ${e.message}`)).toEqual(['Normal SuccessfulCreate: Created pod: job-a', `Warning FailedCreate: Error creating: ${quota}`]);
   });
 });
+
+describe('applyPlan: a write to an object gone since it was observed', () => {
+  it('a patch or update answered 404 counts as a stale target (the next run decides afresh), not a failure', async () => {
+    const gone = async () => {
+      throw new KubeApiError(404, 'NotFound', 'PATCH /api/v1/namespaces/ns/pods/web-0: 404 pods "web-0" not found');
+    };
+    const kube = { patch: gone, request: gone, pathFor: async () => '/api/v1/namespaces/ns/pods/web-0' } as unknown as KubeHttp;
+    const target = { apiVersion: 'v1', kind: 'Pod', namespace: 'ns', name: 'web-0' };
+    const writes: Write[] = [
+      { op: 'patch', target, patch: { metadata: { labels: { a: 'b' } } }, patchType: 'merge', reason: 'label' },
+      { op: 'update', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'ns' } }, reason: 'replace' },
+    ];
+    const result = await applyPlan(kube, { writes, status: [], events: [] }, { now: () => new Date(0), component: 'test' });
+    expect(result).toMatchObject({ applied: 0, conflicts: 2, failed: [] });
+  });
+});

@@ -47,8 +47,8 @@ function isFailedJsonPatch(e: unknown): boolean {
 }
 
 /**
- * The object whose status is written changed, or was deleted, since it was observed: like a failed
- * precondition, the next run observes and decides afresh (a status has nothing left to describe).
+ * The object a write targets changed, or was deleted, since it was observed: like a failed
+ * precondition, the next run observes and decides afresh (a gone object has nothing left to change).
  */
 export function isStaleTarget(e: unknown): boolean {
   return isConflict(e) || isNotFound(e);
@@ -78,11 +78,11 @@ async function applyWrite(kube: KubeHttp, w: Write, fieldManager: string, writte
       const { apiVersion, kind, metadata } = w.object;
       if (!apiVersion || !kind || !metadata?.name) throw new Error('update needs apiVersion, kind and metadata.name');
       const path = await kube.pathFor(apiVersion, kind, metadata.namespace, metadata.name);
-      return outcome(kube.request('PUT', path, { body: w.object, query }).then(written), isConflict);
+      return outcome(kube.request('PUT', path, { body: w.object, query }).then(written), isStaleTarget);
     }
     case 'patch':
       return outcome(kube.patch(asObject(w.target), w.patch, w.patchType, undefined, query).then(written),
-        (e) => isConflict(e) || (w.patchType === 'json' && isFailedJsonPatch(e)));
+        (e) => isStaleTarget(e) || (w.patchType === 'json' && isFailedJsonPatch(e)));
     case 'delete':
       return outcome(
         kube.delete(asObject(w.target), { ...(w.preconditions ? { preconditions: w.preconditions } : {}), ...(w.propagationPolicy ? { propagationPolicy: w.propagationPolicy } : {}) }),
