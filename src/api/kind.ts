@@ -54,17 +54,34 @@ export function defineKind<Spec extends TSchema, Status extends TSchema>(
 }
 
 /** A Kubernetes object of a kind defined here. */
-export type KubeObject<Spec, Status> = {
-  apiVersion: string;
-  kind: string;
+export type KindObject<Spec, Status> = {
+  /** Absent on items of some lists and on objects built in memory. */
+  apiVersion?: string;
+  kind?: string;
   metadata: V1ObjectMeta;
   spec: Spec;
   status?: Status;
 };
 
 export type ObjectOf<D> = D extends KindDefinition<infer Spec, infer Status>
-  ? KubeObject<Static<Spec>, Static<Status>>
+  ? KindObject<Static<Spec>, Static<Status>>
   : never;
+
+/** An object of a namespaced kind as the API server lists it: it has a name and a namespace. */
+export type Stored<O extends { metadata: V1ObjectMeta }> = O & { metadata: { name: string; namespace: string } };
+
+/**
+ * A kind's shape as a webhook receives it or a list returns it before validation: any field may be
+ * missing, and an enumerated string may hold any value (the CRD leaves most open). Code reading an
+ * untrusted object checks what it uses.
+ */
+export type Loose<T> = T extends string
+  ? string
+  : T extends readonly (infer E)[]
+  ? Loose<E>[]
+  : T extends object
+    ? { [K in keyof T]?: Loose<T[K]> }
+    : T;
 
 /** `kubectl get`'s AGE, as OpenKruise declares it on most kinds. */
 export const AGE_COLUMN: PrinterColumn = { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' };
