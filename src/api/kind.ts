@@ -53,12 +53,21 @@ export function defineKind<Spec extends TSchema, Status extends TSchema>(
   return def;
 }
 
+/**
+ * ObjectMeta as it travels in JSON: client-node's model types the timestamps as Date, but an
+ * object read from the API server or a webhook holds RFC 3339 strings.
+ */
+export type ObjectMeta = Omit<V1ObjectMeta, 'creationTimestamp' | 'deletionTimestamp'> & {
+  creationTimestamp?: string;
+  deletionTimestamp?: string | null;
+};
+
 /** A Kubernetes object of a kind defined here. */
 export type KindObject<Spec, Status> = {
   /** Absent on items of some lists and on objects built in memory. */
   apiVersion?: string;
   kind?: string;
-  metadata: V1ObjectMeta;
+  metadata: ObjectMeta;
   spec: Spec;
   status?: Status;
 };
@@ -68,7 +77,7 @@ export type ObjectOf<D> = D extends KindDefinition<infer Spec, infer Status>
   : never;
 
 /** An object of a namespaced kind as the API server lists it: it has a name and a namespace. */
-export type Stored<O extends { metadata: V1ObjectMeta }> = O & { metadata: { name: string; namespace: string } };
+export type Stored<O extends { metadata: ObjectMeta }> = O & { metadata: { name: string; namespace: string } };
 
 /**
  * A kind's shape as a webhook receives it or a list returns it before validation: any field may be
