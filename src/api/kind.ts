@@ -89,7 +89,9 @@ export type Loose<T> = T extends string
   : T extends readonly (infer E)[]
   ? Loose<E>[]
   : T extends object
-    ? { [K in keyof T]?: Loose<T[K]> }
+    ? string extends keyof T
+      ? { [k: string]: Loose<T[string]> }
+      : { [K in keyof T]?: Loose<T[K]> }
     : T;
 
 /** `kubectl get`'s AGE, as OpenKruise declares it on most kinds. */
