@@ -3,7 +3,7 @@ import type { CloneSet } from '../api/apps/cloneset.js';
 import { cloneSetRevisionData } from '../cloneset/revisions.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL } from '../cloneset/types.js';
 import { daemonSetRevisionData } from '../daemonset/revisions.js';
-import { DAEMONSET_API_VERSION, DAEMONSET_KIND, REVISION_HASH_LABEL as DAEMONSET_REVISION_LABEL, type DaemonSet } from '../daemonset/types.js';
+import { DAEMONSET_API_VERSION, DAEMONSET_KIND, REVISION_HASH_LABEL as DAEMONSET_REVISION_LABEL, type StoredDaemonSet as DaemonSet } from '../daemonset/types.js';
 import type { KubeObject } from '../kube/http.js';
 import { statefulSetRevisionData } from '../statefulset/revisions.js';
 import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StoredStatefulSet } from '../statefulset/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DaemonSet } from '../daemonset/types.js';
+import type { StoredDaemonSet as DaemonSet } from '../daemonset/types.js';
 import type { StoredStatefulSet } from '../statefulset/types.js';
 import type { Pod } from '../workload/pods.js';
 import { daemonSetProgress, statefulSetProgress } from './rollout-progress-sets.js';

@@ -2,7 +2,7 @@
 // pods, in the terms `rollout status` shows for a CloneSet (rollout-progress.ts). Done: every pod
 // at the update revision and available, or up to the partition (the pods kept at the old
 // revision). Pure.
-import type { DaemonSet } from '../daemonset/types.js';
+import type { StoredDaemonSet as DaemonSet } from '../daemonset/types.js';
 import { partitionReplicas } from '../kube/intstr.js';
 import type { StoredStatefulSet } from '../statefulset/types.js';
 import { isRunningAndReady, type Pod } from '../workload/pods.js';
