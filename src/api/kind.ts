@@ -80,9 +80,9 @@ export type ObjectOf<D> = D extends KindDefinition<infer Spec, infer Status>
 export type Stored<O extends { metadata: ObjectMeta }> = O & { metadata: { name: string; namespace: string } };
 
 /**
- * A kind's shape as a webhook receives it or a list returns it before validation: any field may be
- * missing, and an enumerated string may hold any value (the CRD leaves most open). Code reading an
- * untrusted object checks what it uses.
+ * A kind's shape as a webhook receives it, before validation: any field may be missing, and an
+ * enumerated string may hold any value (the CRD leaves most open). Code reading an untrusted object
+ * checks what it uses. JSON null is not modelled: where a client may send it, say so.
  */
 export type Loose<T> = T extends string
   ? string
