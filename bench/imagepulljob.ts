@@ -9,7 +9,7 @@
 // Printed, never asserted. The nodes go at the end.
 import type { KubeObject } from '../src/kube/http.js';
 import { DEFAULT_HELPER, PULL_CONTAINER, newPullPod } from '../src/imagepulljob/controller/pull-pod.js';
-import type { ImagePullJob } from '../src/imagepulljob/types.js';
+import type { StoredImagePullJob } from '../src/imagepulljob/types.js';
 import { describeWrites, total, writesOf } from './cloneset-counting.js';
 import { IMAGE, type BenchCluster } from './cloneset-cluster.js';
 import type { LoopChild } from './cloneset-children.js';
@@ -89,7 +89,7 @@ async function measureOurs(c: BenchCluster, loop: LoopChild, log: (m: string) =>
 async function measureBaseline(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<NodeJobRun> {
   const watch = await pullWatch(c);
   // The controller's own pod, owned by nothing: the same spec, pinned the same way.
-  const owner = { metadata: { name: 'direct', namespace: IMAGEPULLJOB_NAMESPACE, uid: 'none' }, spec: { image: IMAGE(3) } } as ImagePullJob;
+  const owner = { metadata: { name: 'direct', namespace: IMAGEPULLJOB_NAMESPACE, uid: 'none' }, spec: { image: IMAGE(3) } } as StoredImagePullJob;
   try {
     const { wallMs, writes: own } = await runClientBaseline({
       nodes: NODES, parallelism: PARALLELISM, timeoutMs: TIMEOUT_MS, settleMs: SETTLE_MS,

@@ -2,6 +2,7 @@
 // and the loose shapes the webhooks and the controller read (an admitted or listed object is
 // untrusted). The CRD types are in src/api/apps/advancedcronjob.ts.
 import type { AdvancedCronJobSpec, AdvancedCronJobStatus } from '../api/apps/advancedcronjob.js';
+import type { ObjectMeta } from '../api/kind.js';
 
 export const ACJ_API_VERSION = 'apps.kruise.io/v1alpha1';
 export const ACJ_KIND = 'AdvancedCronJob';
@@ -19,17 +20,7 @@ export const DEFAULT_FAILED_HISTORY = 1;
 
 export type ChildKind = typeof JOB_KIND | typeof BROADCASTJOB_KIND;
 
-export type Metadata = {
-  name?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: { apiVersion?: string; kind?: string; name?: string; uid?: string; controller?: boolean }[];
-};
+export type Metadata = ObjectMeta;
 
 export type AdvancedCronJobLike = {
   apiVersion?: string;

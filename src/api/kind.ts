@@ -53,18 +53,46 @@ export function defineKind<Spec extends TSchema, Status extends TSchema>(
   return def;
 }
 
+/**
+ * ObjectMeta as it travels in JSON: client-node's model types the timestamps as Date, but an
+ * object read from the API server or a webhook holds RFC 3339 strings.
+ */
+export type ObjectMeta = Omit<V1ObjectMeta, 'creationTimestamp' | 'deletionTimestamp'> & {
+  creationTimestamp?: string;
+  deletionTimestamp?: string | null;
+};
+
 /** A Kubernetes object of a kind defined here. */
-export type KubeObject<Spec, Status> = {
-  apiVersion: string;
-  kind: string;
-  metadata: V1ObjectMeta;
+export type KindObject<Spec, Status> = {
+  /** Absent on items of some lists and on objects built in memory. */
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
   spec: Spec;
   status?: Status;
 };
 
 export type ObjectOf<D> = D extends KindDefinition<infer Spec, infer Status>
-  ? KubeObject<Static<Spec>, Static<Status>>
+  ? KindObject<Static<Spec>, Static<Status>>
   : never;
+
+/** An object of a namespaced kind as the API server lists it: it has a name and a namespace. */
+export type Stored<O extends { metadata: ObjectMeta }> = O & { metadata: { name: string; namespace: string } };
+
+/**
+ * A kind's shape as a webhook receives it, before validation: any field may be missing, and an
+ * enumerated string may hold any value (the CRD leaves most open). Code reading an untrusted object
+ * checks what it uses. JSON null is not modelled: where a client may send it, say so.
+ */
+export type Loose<T> = T extends string
+  ? string
+  : T extends readonly (infer E)[]
+  ? Loose<E>[]
+  : T extends object
+    ? string extends keyof T
+      ? { [k: string]: Loose<T[string]> }
+      : { [K in keyof T]?: Loose<T[K]> }
+    : T;
 
 /** `kubectl get`'s AGE, as OpenKruise declares it on most kinds. */
 export const AGE_COLUMN: PrinterColumn = { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since the object was created.' };

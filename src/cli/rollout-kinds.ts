@@ -3,10 +3,10 @@ import type { CloneSet } from '../api/apps/cloneset.js';
 import { cloneSetRevisionData } from '../cloneset/revisions.js';
 import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL } from '../cloneset/types.js';
 import { daemonSetRevisionData } from '../daemonset/revisions.js';
-import { DAEMONSET_API_VERSION, DAEMONSET_KIND, REVISION_HASH_LABEL as DAEMONSET_REVISION_LABEL, type DaemonSet } from '../daemonset/types.js';
+import { DAEMONSET_API_VERSION, DAEMONSET_KIND, REVISION_HASH_LABEL as DAEMONSET_REVISION_LABEL, type StoredDaemonSet as DaemonSet } from '../daemonset/types.js';
 import type { KubeObject } from '../kube/http.js';
 import { statefulSetRevisionData } from '../statefulset/revisions.js';
-import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StatefulSet } from '../statefulset/types.js';
+import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StoredStatefulSet } from '../statefulset/types.js';
 import type { Pod } from '../workload/pods.js';
 import { cloneSetProgress, type RolloutProgress } from './rollout-progress.js';
 import { daemonSetProgress, statefulSetProgress } from './rollout-progress-sets.js';
@@ -36,7 +36,7 @@ export type RolloutKind = {
 const KUBECTL_RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
 
 const asCloneSet = (obj: KubeObject): CloneSet => obj as unknown as CloneSet;
-const asStatefulSet = (obj: KubeObject): StatefulSet => obj as unknown as StatefulSet;
+const asStatefulSet = (obj: KubeObject): StoredStatefulSet => obj as unknown as StoredStatefulSet;
 const asDaemonSet = (obj: KubeObject): DaemonSet => obj as unknown as DaemonSet;
 type RollingUpdateHolder = { spec?: { updateStrategy?: { rollingUpdate?: { paused?: boolean } } } };
 const rollingUpdatePaused = (obj: KubeObject) => (obj as RollingUpdateHolder).spec?.updateStrategy?.rollingUpdate?.paused === true;

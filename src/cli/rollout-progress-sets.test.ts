@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { DaemonSet } from '../daemonset/types.js';
-import type { StatefulSet } from '../statefulset/types.js';
+import type { StoredDaemonSet as DaemonSet } from '../daemonset/types.js';
+import type { StoredStatefulSet } from '../statefulset/types.js';
 import type { Pod } from '../workload/pods.js';
 import { daemonSetProgress, statefulSetProgress } from './rollout-progress-sets.js';
 
-const sts = (spec: Record<string, unknown>, status: Record<string, unknown> | undefined, generation = 2): StatefulSet =>
-  ({ metadata: { name: 'db', namespace: 'ns', uid: 'u1', generation }, spec: { replicas: 3, ...spec }, ...(status ? { status } : {}) }) as unknown as StatefulSet;
+const sts = (spec: Record<string, unknown>, status: Record<string, unknown> | undefined, generation = 2): StoredStatefulSet =>
+  ({ metadata: { name: 'db', namespace: 'ns', uid: 'u1', generation }, spec: { replicas: 3, ...spec }, ...(status ? { status } : {}) }) as unknown as StoredStatefulSet;
 const ds = (spec: Record<string, unknown>, status: Record<string, unknown>): DaemonSet =>
   ({ metadata: { name: 'agent', namespace: 'ns', uid: 'u2', generation: 1 }, spec: { template: {}, ...spec }, status: { observedGeneration: 1, ...status } }) as unknown as DaemonSet;
 const pod = (name: string, ready: boolean, owner = 'u1'): Pod =>

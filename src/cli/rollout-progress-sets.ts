@@ -2,9 +2,9 @@
 // pods, in the terms `rollout status` shows for a CloneSet (rollout-progress.ts). Done: every pod
 // at the update revision and available, or up to the partition (the pods kept at the old
 // revision). Pure.
-import type { DaemonSet } from '../daemonset/types.js';
+import type { StoredDaemonSet as DaemonSet } from '../daemonset/types.js';
 import { partitionReplicas } from '../kube/intstr.js';
-import type { StatefulSet } from '../statefulset/types.js';
+import type { StoredStatefulSet } from '../statefulset/types.js';
 import { isRunningAndReady, type Pod } from '../workload/pods.js';
 import type { RolloutProgress, Waiting } from './rollout-progress.js';
 
@@ -49,7 +49,7 @@ function progressOf(c: Counts, pods: readonly Pod[]): RolloutProgress {
   return { ...base, done: false, waiting };
 }
 
-export function statefulSetProgress(set: StatefulSet, allPods: readonly Pod[]): RolloutProgress {
+export function statefulSetProgress(set: StoredStatefulSet, allPods: readonly Pod[]): RolloutProgress {
   const replicas = set.spec.replicas ?? 1;
   const rolling = set.spec.updateStrategy?.rollingUpdate;
   const s = set.status;

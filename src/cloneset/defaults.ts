@@ -3,38 +3,16 @@
 // maxSurge 0, and an empty inPlaceUpdateStrategy for the in-place types; with `template`, also the
 // pod template's defaults (src/workload/template-defaults.ts) and the claim templates'. Pure:
 // returns a copy.
-import type { IntOrString } from '../kube/intstr.js';
+import type { CloneSet } from '../api/apps/cloneset.js';
+import type { Loose } from '../api/kind.js';
 import { defaultResourceList } from '../kube/pod-defaults.js';
 import { isRecord } from '../kube/validation.js';
 import { defaultedTemplateSpec } from '../workload/template-defaults.js';
 
 export const DEFAULT_MAX_UNAVAILABLE = '20%';
 
-/** The parts of a CloneSet validation and defaulting read, loosely typed (an admitted object is untrusted). */
-export type CloneSetLike = {
-  metadata?: { name?: string; namespace?: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec: {
-    replicas?: number;
-    selector?: unknown;
-    template?: Record<string, unknown>;
-    volumeClaimTemplates?: unknown[];
-    revisionHistoryLimit?: number;
-    minReadySeconds?: number;
-    scaleStrategy?: { podsToDelete?: string[]; maxUnavailable?: IntOrString; disablePVCReuse?: boolean; excludePreparingDelete?: boolean };
-    updateStrategy?: {
-      type?: string;
-      partition?: IntOrString;
-      maxUnavailable?: IntOrString;
-      maxSurge?: IntOrString;
-      paused?: boolean;
-      priorityStrategy?: unknown;
-      scatterStrategy?: unknown;
-      inPlaceUpdateStrategy?: { gracePeriodSeconds?: number };
-    };
-    lifecycle?: unknown;
-    [k: string]: unknown;
-  };
-};
+/** A CloneSet as validation and defaulting read it (an admitted object is untrusted). */
+export type CloneSetLike = { metadata?: CloneSet['metadata']; spec: Loose<CloneSet['spec']> };
 
 /** SetDefaults_PersistentVolumeClaim on a claim template, in place. */
 function defaultClaimTemplate(claim: unknown): void {

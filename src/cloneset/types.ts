@@ -1,5 +1,6 @@
 // CloneSet names and labels OpenKruise's controller writes, which pods and revisions carry.
-import type { CloneSetLike } from './defaults.js';
+import type { CloneSet } from '../api/apps/cloneset.js';
+import type { Stored } from '../api/kind.js';
 
 export const CLONESET_API_VERSION = 'apps.kruise.io/v1alpha1';
 export const CLONESET_KIND = 'CloneSet';
@@ -10,12 +11,8 @@ export const REVISION_HASH_LABEL = 'controller-revision-hash';
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
 export const SPECIFIED_DELETE_LABEL = 'apps.kruise.io/specified-delete';
 
-export type CloneSet = CloneSetLike & {
-  apiVersion?: string;
-  kind?: string;
-  metadata: { name: string; namespace: string; uid?: string; generation?: number; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  status?: Record<string, unknown> & { collisionCount?: number; currentRevision?: string; updateRevision?: string };
-};
+/** A CloneSet as the controller lists it (named, namespaced). */
+export type StoredCloneSet = Stored<CloneSet>;
 
 /** The CloneSet as the object of a write, status or Event. */
 export const cloneSetRef = (cs: { metadata: { name: string; namespace: string } }) => ({ apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND, name: cs.metadata.name, namespace: cs.metadata.namespace });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../workload/pods.js';
 import type { ControllerRevision } from '../workload/revisions.js';
 import { daemonSetRevisionData, planDaemonSetRevisions } from './revisions.js';
-import type { DaemonSet } from './types.js';
+import type { StoredDaemonSet as DaemonSet } from './types.js';
 import { withTemplateGeneration } from './template-generation.js';
 import { defaultedDaemonSet } from './defaults.js';
 

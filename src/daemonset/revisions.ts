@@ -18,7 +18,7 @@ import { podTemplateAsGoMap } from '../kube/go-pod-template.js';
 import { matchesLabelSelector } from '../kube/selectors.js';
 import type { Pod } from '../workload/pods.js';
 import { compareRevisions, findEqualRevisions, nameRevision, type ControllerRevision } from '../workload/revisions.js';
-import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_HASH_LABEL, type DaemonSet } from './types.js';
+import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_HASH_LABEL, type StoredDaemonSet as DaemonSet } from './types.js';
 import { controllerReference } from '../kube/owner-reference.js';
 
 /** The exact `data` bytes of the DaemonSet's revision (what is compared). */

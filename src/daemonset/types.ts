@@ -1,9 +1,8 @@
 // Advanced DaemonSet (apps.kruise.io/v1alpha1 DaemonSet): the names, labels and annotations
 // OpenKruise's controller and the native DaemonSet controller write, and the loose shape the
 // webhooks and the controller read (an admitted or listed object is untrusted).
-import type { IntOrString } from '../kube/intstr.js';
-import type { LabelSelector } from '../kube/selectors.js';
-import type { Lifecycle } from '../workload/lifecycle.js';
+import type { DaemonSet, DaemonSetSpec, DaemonSetStatus, RollingUpdateDaemonSet } from '../api/apps/daemonset.js';
+import type { Loose, ObjectMeta, Stored } from '../api/kind.js';
 
 export const DAEMONSET_API_VERSION = 'apps.kruise.io/v1alpha1';
 export const DAEMONSET_KIND = 'DaemonSet';
@@ -24,35 +23,14 @@ export const DAEMONSET_NAME_LABEL = 'daemonset.kruise-serverless.io/name';
 export const DEFAULT_BURST_REPLICAS = 250;
 export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 
-export type RollingUpdate = {
-  rollingUpdateType?: string;
-  maxUnavailable?: IntOrString;
-  maxSurge?: IntOrString;
-  selector?: LabelSelector;
-  partition?: IntOrString;
-  paused?: boolean;
-};
+/** spec.updateStrategy.rollingUpdate as validation reads it (an admitted object is untrusted). */
+export type RollingUpdate = Loose<RollingUpdateDaemonSet>;
 
-export type DaemonSetLike = {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string; uid?: string; generation?: number; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string>; deletionTimestamp?: string };
-  spec: {
-    selector?: LabelSelector;
-    template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; [k: string]: unknown }; spec?: Record<string, unknown>; [k: string]: unknown };
-    updateStrategy?: { type?: string; rollingUpdate?: RollingUpdate };
-    minReadySeconds?: number;
-    burstReplicas?: IntOrString;
-    revisionHistoryLimit?: number;
-    lifecycle?: Lifecycle;
-    [k: string]: unknown;
-  };
-  status?: Record<string, unknown> & { collisionCount?: number; desiredNumberScheduled?: number; daemonSetHash?: string; observedGeneration?: number };
-};
+/** An Advanced DaemonSet as the webhooks read it (an admitted object is untrusted). */
+export type DaemonSetLike = { apiVersion?: string; kind?: string; metadata?: ObjectMeta; spec: Loose<DaemonSetSpec>; status?: DaemonSetStatus };
 
-export type DaemonSet = DaemonSetLike & {
-  metadata: NonNullable<DaemonSetLike['metadata']> & { name: string; namespace: string };
-};
+/** An Advanced DaemonSet as the controller lists it (named, namespaced). */
+export type StoredDaemonSet = Stored<DaemonSet>;
 
 /** The DaemonSet as the object of a write, status or Event. */
 export const daemonSetRef = (ds: { metadata: { name: string; namespace: string } }) => ({ apiVersion: DAEMONSET_API_VERSION, kind: DAEMONSET_KIND, name: ds.metadata.name, namespace: ds.metadata.namespace });

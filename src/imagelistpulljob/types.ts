@@ -1,7 +1,9 @@
 // ImageListPullJob (apps.kruise.io, v1beta1 stored, v1alpha1 served): the names the controller
 // writes and the loose shape the webhooks and the controller read (an admitted or listed object is
 // untrusted; the schema is src/api/apps/imagelistpulljob.ts).
-import type { ImagePullJobLike } from '../imagepulljob/types.js';
+import type { ImageListPullJob, ImageListPullJobSpec, ImageListPullJobStatus } from '../api/apps/imagelistpulljob.js';
+import type { Loose, ObjectMeta, Stored } from '../api/kind.js';
+import type { StoredImagePullJob } from '../imagepulljob/types.js';
 
 export const IMAGELISTPULLJOB_GROUP = 'apps.kruise.io';
 export const IMAGELISTPULLJOB_API_VERSION = 'apps.kruise.io/v1beta1';
@@ -15,34 +17,13 @@ export const TEMPLATE_HASH_LABEL = 'controller-revision-hash';
 /** OpenKruise's validation limit. */
 export const MAX_IMAGES = 255;
 
-export type FailedImageStatus = { imagePullJob?: string; name?: string; message?: string };
+/** An ImageListPullJob as the webhooks read it (an admitted object is untrusted). */
+export type ImageListPullJobLike = { apiVersion?: string; kind?: string; metadata?: ObjectMeta; spec: Loose<ImageListPullJobSpec>; status?: ImageListPullJobStatus };
 
-export type ImageListPullJobStatus = {
-  startTime?: string | null;
-  completionTime?: string | null;
-  desired?: number;
-  active?: number;
-  completed?: number;
-  succeeded?: number;
-  failedImageStatuses?: FailedImageStatus[] | null;
-};
+/** An ImageListPullJob as the controller lists it (named, namespaced). */
+export type StoredImageListPullJob = Stored<ImageListPullJob>;
 
-export type ImageListPullJobLike = {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: NonNullable<ImagePullJobLike['metadata']>;
-  /** The ImagePullJob template inlined (no `image`), and the images. */
-  spec: ImagePullJobLike['spec'] & { images?: string[] | null };
-  status?: ImageListPullJobStatus;
-};
-
-export type ImageListPullJob = ImageListPullJobLike & {
-  metadata: NonNullable<ImageListPullJobLike['metadata']> & { name: string; namespace: string };
-};
-
-/** An ImagePullJob as the list job reads it: its owner, hash label, image and status counters. */
-export type ChildImagePullJob = ImagePullJobLike & {
-  metadata: NonNullable<ImagePullJobLike['metadata']> & { name: string; namespace: string };
-};
+/** An ImagePullJob the list job created, as listed. */
+export type ChildImagePullJob = StoredImagePullJob;
 
 export const imageListPullJobRef = (job: { metadata: { name: string; namespace: string } }) => ({ apiVersion: IMAGELISTPULLJOB_API_VERSION, kind: IMAGELISTPULLJOB_KIND, name: job.metadata.name, namespace: job.metadata.namespace });

@@ -2,8 +2,8 @@
 // writes (OpenKruise has none: its kruise-daemon pulls through CRI), and the loose shape the
 // webhooks and the controller read (an admitted or listed object is untrusted; the schema is
 // src/api/apps/imagepulljob.ts).
-import type { IntOrString } from '../kube/intstr.js';
-import type { LabelSelector } from '../kube/selectors.js';
+import type { ImagePullJob, ImagePullJobSpec, ImagePullJobStatus } from '../api/apps/imagepulljob.js';
+import type { Loose, ObjectMeta, Stored } from '../api/kind.js';
 
 export const IMAGEPULLJOB_API_VERSION = 'apps.kruise.io/v1alpha1';
 export const IMAGEPULLJOB_KIND = 'ImagePullJob';
@@ -17,39 +17,11 @@ export const ATTEMPT_LABEL = 'imagepulljob.kruise-serverless.io/attempt';
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 export const DEFAULT_BACKOFF_LIMIT = 3;
 
-export type ImagePullJobStatus = {
-  startTime?: string | null;
-  completionTime?: string | null;
-  desired?: number;
-  active?: number;
-  succeeded?: number;
-  failed?: number;
-  message?: string;
-  failedNodes?: string[];
-};
+/** An ImagePullJob as the webhooks read it (an admitted object is untrusted). */
+export type ImagePullJobLike = { apiVersion?: string; kind?: string; metadata?: ObjectMeta; spec: Loose<ImagePullJobSpec>; status?: ImagePullJobStatus };
 
-export type ImagePullJobLike = {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: string | null; labels?: Record<string, string>; annotations?: Record<string, string>; deletionTimestamp?: string | null; ownerReferences?: { uid?: string; kind?: string; controller?: boolean }[]; [k: string]: unknown };
-  spec: {
-    image?: string;
-    pullSecrets?: string[] | null;
-    selector?: (LabelSelector & { names?: string[] | null }) | null;
-    podSelector?: LabelSelector | null;
-    parallelism?: IntOrString | null;
-    pullPolicy?: { timeoutSeconds?: number | null; backoffLimit?: number | null } | null;
-    completionPolicy?: { type?: string; activeDeadlineSeconds?: number | null; ttlSecondsAfterFinished?: number | null } | null;
-    sandboxConfig?: { labels?: Record<string, string> | null; annotations?: Record<string, string> | null } | null;
-    imagePullPolicy?: string;
-    [k: string]: unknown;
-  };
-  status?: ImagePullJobStatus;
-};
-
-export type ImagePullJob = ImagePullJobLike & {
-  metadata: NonNullable<ImagePullJobLike['metadata']> & { name: string; namespace: string };
-};
+/** An ImagePullJob as the controller lists it (named, namespaced). */
+export type StoredImagePullJob = Stored<ImagePullJob>;
 
 /** The job as the object of a write, status or Event. */
 export const imagePullJobRef = (job: { metadata: { name: string; namespace: string } }) => ({ apiVersion: IMAGEPULLJOB_API_VERSION, kind: IMAGEPULLJOB_KIND, name: job.metadata.name, namespace: job.metadata.namespace });

@@ -4,11 +4,11 @@
 // activeDeadlineSeconds no shorter than the pull timeout; Never jobs without deadline or TTL.
 // OpenKruise stops at the first error; so does this. Pure.
 import { isRecord } from '../kube/validation.js';
-import { selectorProblems, type LabelSelector } from '../kube/selectors.js';
+import { selectorProblems, type UncheckedSelector } from '../kube/selectors.js';
 import { imageRefError } from './image-ref.js';
 import { DEFAULT_TIMEOUT_SECONDS, type ImagePullJobLike } from './types.js';
 
-const hasLabelTerms = (s: LabelSelector) => s.matchLabels != null || s.matchExpressions != null;
+const hasLabelTerms = (s: UncheckedSelector) => s.matchLabels != null || s.matchExpressions != null;
 
 /** The node and pod selector rules, shared with ImageListPullJob (its spec inlines this one). */
 export function selectorError(spec: ImagePullJobLike['spec']): string | undefined {

@@ -8,6 +8,11 @@ export type LabelSelector = {
   matchExpressions?: SelectorRequirement[] | null;
 };
 export type Labels = Readonly<Record<string, string>>;
+/** A selector as written in an object not yet validated: any part may be missing. */
+export type UncheckedSelector = {
+  matchLabels?: Readonly<Record<string, unknown>> | null;
+  matchExpressions?: readonly { key?: string; operator?: string; values?: readonly string[] | null }[] | null;
+};
 
 const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -45,7 +50,7 @@ export function labelValueError(value: string): string | undefined {
 export type SelectorProblem = { field: string; value: unknown; detail: string };
 
 /** Everything LabelSelectorAsSelector would refuse. Empty when the selector is usable. */
-export function selectorProblems(sel: LabelSelector | undefined | null): SelectorProblem[] {
+export function selectorProblems(sel: UncheckedSelector | undefined | null): SelectorProblem[] {
   if (!sel) return [];
   const out: SelectorProblem[] = [];
   for (const [k, v] of Object.entries(sel.matchLabels ?? {})) {

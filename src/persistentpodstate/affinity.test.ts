@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { persistentPodStateFor, steeredPod, type PodLike } from './affinity.js';
-import type { PersistentPodState } from './types.js';
+import type { StoredPersistentPodState } from './types.js';
 import { validatePersistentPodState } from './validate.js';
 
-const pps = (over: Partial<PersistentPodState['spec']> = {}, podStates: NonNullable<PersistentPodState['status']>['podStates'] = {}): PersistentPodState => ({
+const pps = (over: Partial<StoredPersistentPodState['spec']> = {}, podStates: NonNullable<StoredPersistentPodState['status']>['podStates'] = {}): StoredPersistentPodState => ({
   metadata: { name: 'web', namespace: 'ns' },
   spec: { targetRef: { apiVersion: 'apps.kruise.io/v1beta1', kind: 'StatefulSet', name: 'web' }, ...over },
   status: { observedGeneration: 1, podStates },

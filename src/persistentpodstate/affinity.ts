@@ -3,7 +3,8 @@
 // entries, one preferred node affinity term per preferredPersistentTopology entry (In the
 // recorded value of each key), and the annotation naming the PersistentPodState. A pod with no
 // recorded topology labels is left alone (first creation). Pure.
-import { INJECTED_ANNOTATION, sameTarget, isSupportedTarget, type PersistentPodState, type PodState, type PersistentPodStateSpec } from './types.js';
+import type { PersistentPodStateSpec, PodState } from '../api/apps/persistentpodstate.js';
+import { INJECTED_ANNOTATION, sameTarget, isSupportedTarget, type StoredPersistentPodState } from './types.js';
 
 type OwnerReference = { apiVersion?: string; kind?: string; name?: string; controller?: boolean };
 export type PodLike = {
@@ -29,13 +30,13 @@ export function nodeAffinityFor(spec: PersistentPodStateSpec, state: PodState): 
 }
 
 /** The PersistentPodState of the pod's controller in its namespace, if any (SelectorPersistentPodState). */
-export function persistentPodStateFor(pod: PodLike, namespace: string, all: readonly PersistentPodState[]): PersistentPodState | undefined {
+export function persistentPodStateFor(pod: PodLike, namespace: string, all: readonly StoredPersistentPodState[]): StoredPersistentPodState | undefined {
   const owner = (pod.metadata?.ownerReferences ?? []).find((o) => o?.controller === true);
   if (!owner || !isSupportedTarget(owner.apiVersion, owner.kind)) return undefined;
   return all.find((p) => p.metadata.namespace === namespace && !p.metadata.deletionTimestamp && sameTarget(owner, p.spec?.targetRef));
 }
 
-export function steeredPod(pod: PodLike, pps: PersistentPodState): PodLike | undefined {
+export function steeredPod(pod: PodLike, pps: StoredPersistentPodState): PodLike | undefined {
   const state = pps.status?.podStates?.[pod.metadata?.name ?? ''];
   if (!state || !Object.keys(state.nodeTopologyLabels ?? {}).length || !pps.spec) return undefined;
   const { nodeSelector, preferred } = nodeAffinityFor(pps.spec, state);

@@ -1,6 +1,9 @@
 // PersistentPodState (apps.kruise.io/v1alpha1, OpenKruise apis/apps/v1alpha1/persistent_pod_state_types.go):
 // the annotations that ask for one on a StatefulSet, the one the pod webhook stamps, and the loose
 // shape the webhooks and the controller read (admitted and listed objects are untrusted).
+import type { PersistentPodState, PersistentPodStateSpec, PersistentPodStateStatus } from '../api/apps/persistentpodstate.js';
+import type { Loose, ObjectMeta, Stored } from '../api/kind.js';
+
 export const PPS_API_VERSION = 'apps.kruise.io/v1alpha1';
 export const PPS_KIND = 'PersistentPodState';
 export const PPS_GROUP = 'apps.kruise.io';
@@ -12,27 +15,14 @@ export const POD_ANNOTATIONS_ANNOTATION = 'kruise.io/persistent-pod-annotations'
 /** On a pod the webhook steered: the PersistentPodState's name. */
 export const INJECTED_ANNOTATION = 'kruise.io/injected-persistent-pod-state';
 
-export type TargetRef = { apiVersion?: string; kind?: string; name?: string };
-export type NodeTopologyTerm = { nodeTopologyKeys?: string[] | null };
-export type PodState = { nodeName?: string; nodeTopologyLabels?: Record<string, string> | null; annotations?: Record<string, string> | null };
+/** A workload reference, as compared (any version; fields may be missing in an unchecked object). */
+export type TargetRef = Loose<PersistentPodStateSpec['targetRef']>;
 
-export type PersistentPodStateSpec = {
-  targetRef?: TargetRef | null;
-  persistentPodAnnotations?: { key?: string }[] | null;
-  requiredPersistentTopology?: NodeTopologyTerm | null;
-  preferredPersistentTopology?: { weight?: number; preference?: NodeTopologyTerm | null }[] | null;
-  persistentPodStateRetentionPolicy?: string;
-};
+/** A PersistentPodState as the webhook reads it (an admitted object is untrusted). */
+export type PersistentPodStateLike = { apiVersion?: string; kind?: string; metadata?: ObjectMeta; spec?: Loose<PersistentPodStateSpec>; status?: PersistentPodStateStatus };
 
-export type PersistentPodStateLike = {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string; uid?: string; generation?: number; resourceVersion?: string; deletionTimestamp?: string | null; ownerReferences?: unknown[]; [k: string]: unknown };
-  spec?: PersistentPodStateSpec;
-  status?: { observedGeneration?: number; podStates?: Record<string, PodState> | null };
-};
-
-export type PersistentPodState = PersistentPodStateLike & { metadata: NonNullable<PersistentPodStateLike['metadata']> & { name: string; namespace: string } };
+/** A PersistentPodState as listed (named, namespaced). */
+export type StoredPersistentPodState = Stored<PersistentPodState>;
 
 export const groupOf = (apiVersion: string | undefined): string => {
   const v = apiVersion ?? '';

@@ -2,11 +2,11 @@
 // validating): a complete targetRef to a StatefulSet, at least one topology, targetRef immutable,
 // and no other PersistentPodState on the same workload. OpenKruise reports every error (a
 // field.ErrorList aggregate); so does this. Go's %v of the offending value is rendered as JSON. Pure.
-import { groupOf, isSupportedTarget, type PersistentPodState, type PersistentPodStateLike } from './types.js';
+import { groupOf, isSupportedTarget, type StoredPersistentPodState, type PersistentPodStateLike } from './types.js';
 
 const aggregate = (errs: string[]): string => (errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`);
 
-export function validatePersistentPodState(obj: PersistentPodStateLike, old: PersistentPodStateLike | undefined, others: readonly PersistentPodState[]): string | undefined {
+export function validatePersistentPodState(obj: PersistentPodStateLike, old: PersistentPodStateLike | undefined, others: readonly StoredPersistentPodState[]): string | undefined {
   const spec = obj.spec ?? {};
   const ref = spec.targetRef ?? {};
   const errs: string[] = [];

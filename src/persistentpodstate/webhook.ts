@@ -6,7 +6,7 @@ import type { ClusterState } from '../edge-state/contracts.js';
 import { isRecord } from '../kube/validation.js';
 import { persistentPodStateFor, steeredPod, type PodLike } from './affinity.js';
 import { PPS_COLLECTION } from './collections.js';
-import { PPS_GROUP, PPS_KIND, type PersistentPodState, type PersistentPodStateLike } from './types.js';
+import { PPS_GROUP, PPS_KIND, type StoredPersistentPodState, type PersistentPodStateLike } from './types.js';
 import { validatePersistentPodState } from './validate.js';
 
 export const POD_CREATE_MATCH: HandlerMatch = { group: '', kind: 'Pod', resource: 'pods', subResource: '', operations: ['CREATE'] };
@@ -16,8 +16,8 @@ export const PPS_MATCH: HandlerMatch = { group: PPS_GROUP, kind: PPS_KIND, subRe
 export const POD_NEEDS: StateNeeds = { collections: [PPS_COLLECTION], maxStalenessMs: 5 * 60_000, fallback: 'last-known', withoutState: 'allow' };
 export const PPS_NEEDS: StateNeeds = { collections: [PPS_COLLECTION], maxStalenessMs: 5 * 60_000, fallback: 'last-known', withoutState: 'deny' };
 
-async function statesOf(state: ClusterState): Promise<PersistentPodState[]> {
-  const snap = await state.collection<PersistentPodState>(PPS_COLLECTION);
+async function statesOf(state: ClusterState): Promise<StoredPersistentPodState[]> {
+  const snap = await state.collection<StoredPersistentPodState>(PPS_COLLECTION);
   return (snap?.items ?? []).filter((p) => isRecord(p) && isRecord(p.metadata));
 }
 

@@ -1,24 +1,12 @@
 // A ResourceDistribution's status as OpenKruise computes it (calculateNewStatus in
 // pkg/controller/resourcedistribution/utils.go): counts, and always all six conditions in a fixed
 // order — True with the failed namespaces, or False with reason "Succeeded". Pure.
+import type { ResourceDistributionCondition, ResourceDistributionStatus } from '../api/apps/resourcedistribution.js';
 import { canonicalJson } from './canonical-json.js';
 import { CONDITION_TYPES, REASON_SUCCEEDED, type ConditionType, type ResourceDistribution } from './types.js';
 
-export type Condition = {
-  type: ConditionType;
-  status: 'True' | 'False';
-  lastTransitionTime: string;
-  reason: string;
-  failedNamespace?: string[];
-};
-
-export type DistributionStatus = {
-  desired: number;
-  succeeded: number;
-  failed: number;
-  observedGeneration: number;
-  conditions: Condition[];
-};
+/** The status this controller computes: every field set. */
+export type DistributionStatus = Required<ResourceDistributionStatus>;
 
 /** Namespaces that failed, by condition, each with the reason recorded when there are any. */
 export type Failures = Partial<Record<ConditionType, { reason: string; namespaces: string[] }>>;
@@ -30,7 +18,7 @@ export function computeStatus(
   now: string,
 ): DistributionStatus {
   const old = new Map((rd.status?.conditions ?? []).map((c) => [c.type, c]));
-  const conditions = CONDITION_TYPES.map((type): Condition => {
+  const conditions = CONDITION_TYPES.map((type): ResourceDistributionCondition => {
     const f = failures[type];
     const failed = !!f && f.namespaces.length > 0;
     const status = failed ? 'True' : 'False';

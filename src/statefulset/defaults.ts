@@ -10,7 +10,8 @@
 //
 // An admitted object is untrusted (the API server checks the schema only after mutating webhooks):
 // a field of the wrong type is left as it is, for the schema check to refuse. Pure: returns a copy.
-import type { IntOrString } from '../kube/intstr.js';
+import type { RollingUpdateStatefulSetStrategy, StatefulSetSpec } from '../api/apps/statefulset.js';
+import type { Loose, ObjectMeta } from '../api/kind.js';
 import { defaultResourceList } from '../kube/pod-defaults.js';
 import { isRecord } from '../kube/validation.js';
 import { defaultedTemplateSpec } from '../workload/template-defaults.js';
@@ -19,44 +20,11 @@ export const DEFAULT_REPLICAS = 1;
 export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 export const DEFAULT_MAX_UNAVAILABLE = 1;
 
-export type RollingUpdateLike = {
-  partition?: number;
-  maxUnavailable?: IntOrString;
-  podUpdatePolicy?: string;
-  paused?: boolean;
-  unorderedUpdate?: { priorityStrategy?: unknown };
-  inPlaceUpdateStrategy?: { gracePeriodSeconds?: number };
-  minReadySeconds?: number;
-};
+/** spec.updateStrategy.rollingUpdate as defaulting and validation read it (untrusted). */
+export type RollingUpdateLike = Loose<RollingUpdateStatefulSetStrategy>;
 
-/** The parts of an Advanced StatefulSet (v1beta1, or v1alpha1 served with the same schema) defaulting and validation read, loosely typed. */
-export type StatefulSetLike = {
-  metadata?: {
-    name?: string;
-    generateName?: string;
-    namespace?: string;
-    uid?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
-  spec: {
-    replicas?: number;
-    selector?: unknown;
-    template?: Record<string, unknown>;
-    volumeClaimTemplates?: unknown[];
-    volumeClaimUpdateStrategy?: { type?: string };
-    serviceName?: string;
-    podManagementPolicy?: string;
-    updateStrategy?: { type?: string; rollingUpdate?: RollingUpdateLike };
-    revisionHistoryLimit?: number;
-    reserveOrdinals?: IntOrString[];
-    lifecycle?: unknown;
-    scaleStrategy?: { maxUnavailable?: IntOrString };
-    persistentVolumeClaimRetentionPolicy?: { whenDeleted?: string; whenScaled?: string };
-    ordinals?: { start?: number };
-    [k: string]: unknown;
-  };
-};
+/** The parts of an Advanced StatefulSet (v1beta1, or v1alpha1 served with the same schema) defaulting and validation read (an admitted object is untrusted). */
+export type StatefulSetLike = { metadata?: ObjectMeta; spec: Loose<StatefulSetSpec> };
 
 type Obj = Record<string, unknown>;
 const unset = (v: unknown) => v === undefined || v === null;

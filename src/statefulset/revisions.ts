@@ -6,11 +6,11 @@ import type { Pod } from '../workload/pods.js';
 import type { ControllerRevision } from '../workload/revisions.js';
 import { planRevisionHistory, type RevisionHistoryPlan } from '../workload/revision-history.js';
 import { newTemplateRevision, templateRevisionData } from '../workload/template-revision.js';
-import { STATEFULSET_API_VERSION, STATEFULSET_KIND, type StatefulSet } from './types.js';
+import { STATEFULSET_API_VERSION, STATEFULSET_KIND, type StoredStatefulSet } from './types.js';
 
-export const statefulSetRevisionData = (set: StatefulSet): string => templateRevisionData(set.spec?.template);
+export const statefulSetRevisionData = (set: StoredStatefulSet): string => templateRevisionData(set.spec?.template);
 
-export function newStatefulSetRevision(set: StatefulSet, collisionCount: number, revision: number): ControllerRevision {
+export function newStatefulSetRevision(set: StoredStatefulSet, collisionCount: number, revision: number): ControllerRevision {
   const { name, namespace, uid, annotations } = set.metadata;
   return newTemplateRevision(
     {
@@ -25,7 +25,7 @@ export function newStatefulSetRevision(set: StatefulSet, collisionCount: number,
   );
 }
 
-export function planStatefulSetRevisions(set: StatefulSet, revisions: readonly ControllerRevision[], pods: readonly Pod[]): RevisionHistoryPlan {
+export function planStatefulSetRevisions(set: StoredStatefulSet, revisions: readonly ControllerRevision[], pods: readonly Pod[]): RevisionHistoryPlan {
   return planRevisionHistory({
     owner: {
       kind: STATEFULSET_KIND,

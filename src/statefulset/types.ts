@@ -1,6 +1,7 @@
 // Advanced StatefulSet names and labels: what OpenKruise's controller writes on pods, PVCs and
 // revisions, and the object as the controller reads it.
-import type { StatefulSetSpec } from '../api/apps/statefulset.js';
+import type { StatefulSet } from '../api/apps/statefulset.js';
+import type { Stored } from '../api/kind.js';
 
 export const STATEFULSET_API_VERSION = 'apps.kruise.io/v1beta1';
 export const STATEFULSET_KIND = 'StatefulSet';
@@ -12,39 +13,8 @@ export const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
 export const REVISION_HASH_LABEL = 'controller-revision-hash';
 export const SPECIFIED_DELETE_LABEL = 'apps.kruise.io/specified-delete';
 
-export type StatefulSetStatusFields = {
-  observedGeneration?: number;
-  replicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  currentReplicas?: number;
-  updatedReplicas?: number;
-  updatedReadyReplicas?: number;
-  updatedAvailableReplicas?: number;
-  currentRevision?: string;
-  updateRevision?: string;
-  collisionCount?: number;
-  labelSelector?: string;
-  conditions?: { type: string; status: string; lastTransitionTime?: string; reason?: string; message?: string }[];
-  [k: string]: unknown;
-};
-
-export type StatefulSet = {
-  apiVersion?: string;
-  kind?: string;
-  metadata: {
-    name: string;
-    namespace: string;
-    uid?: string;
-    generation?: number;
-    resourceVersion?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    deletionTimestamp?: string | null;
-  };
-  spec: StatefulSetSpec;
-  status?: StatefulSetStatusFields;
-};
+/** An Advanced StatefulSet as the controller lists it (named, namespaced). */
+export type StoredStatefulSet = Stored<StatefulSet>;
 
 /** The StatefulSet as the object of a write, status or Event. */
 export const statefulSetRef = (set: { metadata: { name: string; namespace: string } }) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adaptiveState, pendingTimeout } from './adaptive.js';
 import type { Pod } from '../workload/pods.js';
-import type { UnitedDeploymentSpec } from './types.js';
+import type { UnitedDeploymentSpecLike as UnitedDeploymentSpec } from './types.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const spec: UnitedDeploymentSpec = { topology: { scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 2, unschedulableDuration: 10 } } } };

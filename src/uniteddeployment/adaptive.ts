@@ -6,7 +6,7 @@
 // Every wait is a wake-up: the next pending pod's deadline, the end of the unschedulable spell.
 // Pure.
 import { podCondition, timeOf, type Pod } from '../workload/pods.js';
-import { rescheduleCriticalMs, unschedulableDurationMs, type SubsetCondition, type UnitedDeploymentSpec } from './types.js';
+import { rescheduleCriticalMs, unschedulableDurationMs, type SubsetCondition, type UnitedDeploymentSpecLike as UnitedDeploymentSpec } from './types.js';
 
 export const SCHEDULABLE = 'Schedulable';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allocateReplicas, parseSubsetReplicas, type ExistingSubset } from './replicas.js';
-import type { Subset, UnitedDeploymentSpec } from './types.js';
+import type { Subset, UnitedDeploymentSpecLike as UnitedDeploymentSpec } from './types.js';
 
 const none = new Map<string, ExistingSubset>();
 const spec = (replicas: number | undefined, subsets: Subset[], adaptive = false): UnitedDeploymentSpec => ({

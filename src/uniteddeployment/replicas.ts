@@ -9,7 +9,7 @@
 //   schedulable one never loses ready pods.
 // Pure.
 import type { IntOrString } from '../kube/intstr.js';
-import type { Subset, UnitedDeploymentSpec } from './types.js';
+import type { Subset, UnitedDeploymentSpecLike as UnitedDeploymentSpec } from './types.js';
 import { isAdaptive } from './types.js';
 
 const MAX_INT32 = 2147483647;

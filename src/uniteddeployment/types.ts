@@ -1,8 +1,15 @@
 // UnitedDeployment (apps.kruise.io/v1alpha1): the labels and annotations OpenKruise's controller
 // writes on subset workloads, the four workload kinds a subset can be, and the loose shape the
 // webhooks and the controller read (an admitted or listed object is untrusted).
-import type { IntOrString } from '../kube/intstr.js';
-import type { LabelSelector } from '../kube/selectors.js';
+import type {
+  UnitedDeploymentCondition,
+  UnitedDeploymentSpec,
+  UnitedDeploymentStatus,
+  UnitedDeploymentSubset,
+  UnitedDeploymentSubsetCondition,
+  UnitedDeploymentSubsetStatus,
+} from '../api/apps/uniteddeployment.js';
+import type { Loose, ObjectMeta } from '../api/kind.js';
 
 export const UD_API_VERSION = 'apps.kruise.io/v1alpha1';
 export const UD_KIND = 'UnitedDeployment';
@@ -29,69 +36,30 @@ export type TemplateField = keyof typeof TEMPLATE_KINDS;
 export const TEMPLATE_FIELDS = Object.keys(TEMPLATE_KINDS) as TemplateField[];
 export type WorkloadKind = (typeof TEMPLATE_KINDS)[TemplateField];
 
-export type Meta = {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  generation?: number;
-  resourceVersion?: string;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: { apiVersion?: string; kind?: string; name?: string; uid?: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
-};
+export type Meta = ObjectMeta;
 
 export type WorkloadTemplate = { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
 
-export type Subset = {
-  name?: string;
-  nodeSelectorTerm?: { matchExpressions?: unknown[]; matchFields?: unknown[] };
-  tolerations?: unknown[];
-  replicas?: IntOrString | null;
-  minReplicas?: IntOrString | null;
-  maxReplicas?: IntOrString | null;
-  patch?: unknown;
-};
-
-export type UnitedDeploymentSpec = {
+// The shapes as the webhooks and the controller read them (admitted and listed objects are
+// untrusted): src/api's, every field optional. The four templates are read through one view.
+export type Subset = Loose<UnitedDeploymentSubset>;
+export type UnitedDeploymentSpecLike = Loose<Omit<UnitedDeploymentSpec, 'replicas' | 'selector' | 'template'>> & {
+  /** null as a client may send it (OpenKruise's *int32). */
   replicas?: number | null;
-  selector?: LabelSelector | null;
+  selector?: UnitedDeploymentSpec['selector'];
   template?: Partial<Record<TemplateField, WorkloadTemplate | null>> | null;
-  topology?: {
-    subsets?: Subset[] | null;
-    scheduleStrategy?: { type?: string; adaptive?: { rescheduleCriticalSeconds?: number | null; unschedulableDuration?: number | null } | null } | null;
-  } | null;
-  updateStrategy?: { type?: string; manualUpdate?: { partitions?: Record<string, number> | null } | null } | null;
-  revisionHistoryLimit?: number | null;
 };
-
-export type SubsetCondition = { type: string; status: string; lastTransitionTime?: string; reason?: string; message?: string };
-export type SubsetStatus = { name?: string; replicas?: number; readyReplicas?: number; partition?: number; conditions?: SubsetCondition[] };
-export type UdCondition = { type?: string; status?: string; lastTransitionTime?: string; reason?: string; message?: string };
-
-export type UnitedDeploymentStatus = {
-  observedGeneration?: number;
-  replicas?: number;
-  readyReplicas?: number;
-  updatedReplicas?: number;
-  updatedReadyReplicas?: number;
-  collisionCount?: number;
-  currentRevision?: string;
-  subsetReplicas?: Record<string, number>;
-  subsetStatuses?: SubsetStatus[];
-  conditions?: UdCondition[];
-  updateStatus?: { updatedRevision?: string; currentPartitions?: Record<string, number> };
-  labelSelector?: string;
-};
+export type SubsetCondition = Loose<UnitedDeploymentSubsetCondition>;
+export type SubsetStatus = Loose<UnitedDeploymentSubsetStatus>;
+export type UdCondition = Loose<UnitedDeploymentCondition>;
+export type UnitedDeploymentStatusLike = Loose<UnitedDeploymentStatus>;
 
 export type UnitedDeploymentLike = {
   apiVersion?: string;
   kind?: string;
   metadata: Meta;
-  spec: UnitedDeploymentSpec;
-  status?: UnitedDeploymentStatus;
+  spec: UnitedDeploymentSpecLike;
+  status?: UnitedDeploymentStatusLike;
 };
 
 /** A subset workload as listed (any of the four kinds). */
@@ -104,12 +72,12 @@ export type Workload = {
 };
 
 /** Which of the four templates is set (the first, in OpenKruise's order). */
-export function templateFieldOf(spec: UnitedDeploymentSpec): TemplateField | undefined {
+export function templateFieldOf(spec: UnitedDeploymentSpecLike): TemplateField | undefined {
   return TEMPLATE_FIELDS.find((f) => spec.template?.[f]);
 }
 
-export const isAdaptive = (spec: UnitedDeploymentSpec): boolean => spec.topology?.scheduleStrategy?.type === 'Adaptive';
-export const rescheduleCriticalMs = (spec: UnitedDeploymentSpec): number =>
+export const isAdaptive = (spec: UnitedDeploymentSpecLike): boolean => spec.topology?.scheduleStrategy?.type === 'Adaptive';
+export const rescheduleCriticalMs = (spec: UnitedDeploymentSpecLike): number =>
   (spec.topology?.scheduleStrategy?.adaptive?.rescheduleCriticalSeconds ?? DEFAULT_RESCHEDULE_CRITICAL_SECONDS) * 1000;
-export const unschedulableDurationMs = (spec: UnitedDeploymentSpec): number =>
+export const unschedulableDurationMs = (spec: UnitedDeploymentSpecLike): number =>
   (spec.topology?.scheduleStrategy?.adaptive?.unschedulableDuration ?? DEFAULT_UNSCHEDULABLE_DURATION_SECONDS) * 1000;

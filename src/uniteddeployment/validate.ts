@@ -15,7 +15,7 @@ import { goIntOrString, type IntOrString } from '../kube/intstr.js';
 import { matchesLabelSelector } from '../kube/selectors.js';
 import { NEGATIVE_ERROR, goLabelSelector, goStringMap, isDNS1123Label, isRecord, validateLabelSelector } from '../kube/validation.js';
 import { parseSubsetReplicas } from './replicas.js';
-import { TEMPLATE_FIELDS, isAdaptive, type Subset, type UnitedDeploymentLike, type UnitedDeploymentSpec } from './types.js';
+import { TEMPLATE_FIELDS, isAdaptive, type Subset, type UnitedDeploymentLike, type UnitedDeploymentSpecLike as UnitedDeploymentSpec } from './types.js';
 
 const ONE_OF = 'statefulSetTemplate, advancedStatefulSetTemplate, cloneSetTemplate, or deploymentTemplate';
 

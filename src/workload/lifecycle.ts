@@ -2,15 +2,14 @@
 // pkg/util/lifecycle): the state label `lifecycle.apps.kruise.io/state` with its timestamp
 // annotation, and hooks (`labelsHandler` / `finalizersHandler`) that hold a pod in a Preparing*
 // state while a user's controller still has its label or finalizer on the pod. Pure.
-import type { LifecycleHook, LifecycleStateType } from '../api/apps/pub.js';
+import type { Lifecycle, LifecycleHook, LifecycleStateType } from '../api/apps/pub.js';
 import { rfc3339, type Pod } from './pods.js';
 
 export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 export const LIFECYCLE_TIMESTAMP_ANNOTATION = 'lifecycle.apps.kruise.io/timestamp';
 
 export type LifecycleState = LifecycleStateType;
-export type { LifecycleHook };
-export type Lifecycle = { preDelete?: LifecycleHook; inPlaceUpdate?: LifecycleHook; preNormal?: LifecycleHook };
+export type { Lifecycle, LifecycleHook };
 
 /** The pod's state; '' for a pod without the label (created before lifecycle existed, or by hand). */
 export const lifecycleState = (pod: Pod): LifecycleState | '' => (pod.metadata.labels?.[LIFECYCLE_STATE_LABEL] ?? '') as LifecycleState | '';

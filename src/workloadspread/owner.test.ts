@@ -42,7 +42,7 @@ describe('matchWorkloadSpread', () => {
       [ws('s', deployment('new'))], 's'],
     ['ReplicaSet absent and name does not end in the hash: NotFound, as OpenKruise', pod({ owner: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'odd' } }), [ws('s', deployment('new'))], 'owner-not-found'],
     ['inferred Deployment absent: NotFound', pod({ owner: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'gone-xyz' }, labels: { 'pod-template-hash': 'xyz' } }), [ws('s', deployment('new'))], 'owner-not-found'],
-    ['deleting WorkloadSpread skipped', pod(), [{ ...ws('s', deployment('web')), metadata: { name: 's', deletionTimestamp: new Date(0) } } as WorkloadSpread], 'none'],
+    ['deleting WorkloadSpread skipped', pod(), [{ ...ws('s', deployment('web')), metadata: { name: 's', deletionTimestamp: '1970-01-01T00:00:00Z' } } as WorkloadSpread], 'none'],
   ])('%s', (_name, p, spreads, want) => {
     const m = matchWorkloadSpread(p, spreads, ctx);
     expect(m.kind === 'matched' ? m.ws.metadata?.name : m.kind).toBe(want);

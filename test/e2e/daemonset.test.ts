@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { daemonSetFeature } from '../../src/daemonset/index.js';
 import { daemonSetReconciler } from '../../src/daemonset/controller/reconciler.js';
 import { daemonSetRevisionData } from '../../src/daemonset/revisions.js';
-import type { DaemonSet } from '../../src/daemonset/types.js';
+import type { StoredDaemonSet as DaemonSet } from '../../src/daemonset/types.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import type { KubeObject } from '../../src/kube/http.js';

@@ -2,7 +2,7 @@
 // update, partitioned and node-selective rollouts, pausing, burst control and lifecycle hooks.
 import type { V1LabelSelector, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, opt, openString, preserveUnknown, time, type Static } from '../schema.js';
-import { AGE_COLUMN, TEMPLATE_COLUMNS, defineKind, type KubeObject, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, TEMPLATE_COLUMNS, defineKind, type KindObject, type ObjectOf } from '../kind.js';
 import { Lifecycle } from './pub.js';
 
 export type DaemonSetUpdateStrategyType = 'RollingUpdate' | 'OnDelete';
@@ -148,4 +148,4 @@ export type DaemonSetStatus = Static<typeof DaemonSetStatus>;
 export type DaemonSet = ObjectOf<typeof DaemonSetKind>;
 export type DaemonSetSpecV1beta1 = Static<typeof DaemonSetSpecV1beta1>;
 export type DaemonSetStatusV1beta1 = Static<typeof DaemonSetStatusV1beta1>;
-export type DaemonSetV1beta1 = KubeObject<DaemonSetSpecV1beta1, DaemonSetStatusV1beta1>;
+export type DaemonSetV1beta1 = KindObject<DaemonSetSpecV1beta1, DaemonSetStatusV1beta1>;

@@ -46,5 +46,6 @@ export const ImageListPullJobKind = defineKind({
 });
 
 export type ImageListPullJobSpec = Static<typeof ImageListPullJobSpec>;
+export type FailedImageStatus = Static<typeof FailedImageStatus>;
 export type ImageListPullJobStatus = Static<typeof ImageListPullJobStatus>;
 export type ImageListPullJob = ObjectOf<typeof ImageListPullJobKind>;

@@ -49,6 +49,8 @@ export const PersistentPodStateKind = defineKind({
   printerColumns: [],
 });
 
+export type NodeTopologyTerm = Static<typeof NodeTopologyTerm>;
+export type PodState = Static<typeof PodState>;
 export type PersistentPodStateSpec = Static<typeof PersistentPodStateSpec>;
 export type PersistentPodStateStatus = Static<typeof PersistentPodStateStatus>;
 export type PersistentPodState = ObjectOf<typeof PersistentPodStateKind>;

@@ -83,5 +83,7 @@ export const ResourceDistributionKind = defineKind({
   ],
 });
 
+export type ResourceDistributionCondition = Static<typeof ResourceDistributionCondition>;
+export type ResourceDistributionStatus = Static<typeof ResourceDistributionStatus>;
 export type ResourceDistributionTargets = Static<typeof ResourceDistributionTargets>;
 export type ResourceDistribution = ObjectOf<typeof ResourceDistributionKind>;

@@ -9,7 +9,7 @@ import type {
   V1Volume,
 } from '@kubernetes/client-node';
 import { Type, core, int32, int64, intOrString, oneOf, opt, openString, preserveUnknown, stringMap, type Static } from '../schema.js';
-import { AGE_COLUMN, defineKind, type KubeObject, type ObjectOf } from '../kind.js';
+import { AGE_COLUMN, defineKind, type KindObject, type ObjectOf } from '../kind.js';
 import { UpdatePriorityStrategy, UpdateScatterTerm } from './pub.js';
 
 const labelSelector = (description: string) =>
@@ -285,4 +285,4 @@ export type SidecarSetSpec = Static<typeof SidecarSetSpec>;
 export type SidecarSetStatus = Static<typeof SidecarSetStatus>;
 export type SidecarSet = ObjectOf<typeof SidecarSetKind>;
 export type SidecarSetSpecV1beta1 = Static<typeof SidecarSetSpecV1beta1>;
-export type SidecarSetV1beta1 = KubeObject<SidecarSetSpecV1beta1, SidecarSetStatus>;
+export type SidecarSetV1beta1 = KindObject<SidecarSetSpecV1beta1, SidecarSetStatus>;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import type { BroadcastJob, BroadcastJobLike } from '../types.js';
+import type { V1PodSpec } from '@kubernetes/client-node';
+import type { BroadcastJobStatus } from '../../api/apps/broadcastjob.js';
+import type { StoredBroadcastJob } from '../types.js';
 import { decideBroadcastJobs, TERMINATING_REQUEUE_MS, WAITING_REQUEUE_MS } from './decide.js';
 import { isOverRestartLimit, newJobPod, podsByState } from './pods.js';
 
@@ -11,7 +13,7 @@ const alloc = { cpu: '4', memory: '8Gi', pods: '110' };
 const node = (name: string, spec: Node['spec'] = {}, labels: Record<string, string> = {}, allocatable: Record<string, string> = alloc): Node =>
   ({ metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } }, spec, status: { allocatable } });
 
-function job(spec: Partial<BroadcastJobLike['spec']> = {}, status?: BroadcastJob['status'], podSpec: Record<string, unknown> = {}): BroadcastJob {
+function job(spec: Partial<StoredBroadcastJob['spec']> = {}, status?: BroadcastJobStatus, podSpec: Partial<V1PodSpec> = {}): StoredBroadcastJob {
   return {
     apiVersion: 'apps.kruise.io/v1alpha1', kind: 'BroadcastJob',
     metadata: { name: 'bcj', namespace: 'ns', uid: 'uid-1', resourceVersion: '5' },
@@ -19,9 +21,9 @@ function job(spec: Partial<BroadcastJobLike['spec']> = {}, status?: BroadcastJob
     ...(status ? { status } : {}),
   };
 }
-const running = { startTime: START, phase: 'running' };
+const running: BroadcastJobStatus = { startTime: START, phase: 'running' };
 
-function pod(j: BroadcastJob, nodeName: string, phase = 'Running', extra: { restarts?: number; deleting?: boolean } = {}): Pod {
+function pod(j: StoredBroadcastJob, nodeName: string, phase = 'Running', extra: { restarts?: number; deleting?: boolean } = {}): Pod {
   const p = newJobPod(j, nodeName, `bcj-${nodeName}`);
   return {
     ...p,
@@ -31,12 +33,12 @@ function pod(j: BroadcastJob, nodeName: string, phase = 'Running', extra: { rest
   };
 }
 
-const decide = (j: BroadcastJob, nodes: Node[], pods: Pod[], now = NOW) => decideBroadcastJobs({ jobs: [j], nodes, podsByJob: new Map([['uid-1', pods]]) }, now);
+const decide = (j: StoredBroadcastJob, nodes: Node[], pods: Pod[], now = NOW) => decideBroadcastJobs({ jobs: [j], nodes, podsByJob: new Map([['uid-1', pods]]) }, now);
 type Plan = ReturnType<typeof decide>;
 const pinnedNode = (p: Pod) => ((p.spec.affinity as { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: { matchFields: { values: string[] }[] }[] } } }).nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]!.matchFields[0]!.values[0]);
 const creates = (plan: Plan) => plan.writes.flatMap((w) => (w.op === 'create' ? [pinnedNode(w.object as unknown as Pod)] : []));
 const deletes = (plan: Plan) => plan.writes.flatMap((w) => (w.op === 'delete' ? [`${w.target.kind}/${w.target.name}`] : []));
-const status = (plan: Plan) => plan.status[0]?.status as BroadcastJob['status'] | undefined;
+const status = (plan: Plan) => plan.status[0]?.status as StoredBroadcastJob['status'] | undefined;
 const reasons = (plan: Plan) => [...plan.events, ...plan.writes.flatMap((w) => (w.event ? [w.event] : []))].map((e) => e.reason);
 const nodes3 = [node('n1'), node('n2'), node('n3')];
 
@@ -125,7 +127,7 @@ describe('completion', () => {
   });
 
   it('ttlSecondsAfterFinished: a wake-up at the TTL; then the pods go; then the job', () => {
-    const done = { ...running, phase: 'completed', completionTime: '2026-01-01T00:00:05Z', conditions: [{ type: 'Complete', status: 'True' }] };
+    const done: BroadcastJobStatus = { ...running, phase: 'completed', completionTime: '2026-01-01T00:00:05Z', conditions: [{ type: 'Complete', status: 'True' }] };
     const j = job({ completionPolicy: { type: 'Always', ttlSecondsAfterFinished: 30 } }, done);
     const pods = [pod(j, 'n1', 'Succeeded'), pod(j, 'n2', 'Succeeded')];
     const waiting = decide(j, nodes3, pods);
@@ -172,7 +174,7 @@ describe('the active deadline', () => {
 });
 
 describe('failure policy', () => {
-  const failedOne = (j: BroadcastJob) => [pod(j, 'n1', 'Failed'), pod(j, 'n2'), pod(j, 'n3', 'Succeeded')];
+  const failedOne = (j: StoredBroadcastJob) => [pod(j, 'n1', 'Failed'), pod(j, 'n2'), pod(j, 'n3', 'Succeeded')];
   it('FailFast (default): the job fails and its active pods go', () => {
     const j = job({ failurePolicy: {} }, running);
     const plan = decide(j, nodes3, failedOne(j));

@@ -12,7 +12,8 @@ import { emptyPlan } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import { isActivePod, rfc3339, type Pod } from '../../workload/pods.js';
 import { UNLIMITED_PARALLELISM } from '../defaults.js';
-import { broadcastJobRef, type BroadcastJob, type BroadcastJobStatus } from '../types.js';
+import type { BroadcastJobStatus } from '../../api/apps/broadcastjob.js';
+import { broadcastJobRef, type StoredBroadcastJob } from '../types.js';
 import type { BroadcastJobObserved } from './observe.js';
 import { placeJob } from './placement.js';
 import { jobPodName, newJobPod, podsByState } from './pods.js';
@@ -23,7 +24,7 @@ export const WAITING_REQUEUE_MS = 3_000;
 /** While an expired job's pods are being deleted: the job goes once they have (deletions send no status event). */
 export const TERMINATING_REQUEUE_MS = 1_000;
 
-type JobRun = { job: BroadcastJob; now: Date; plan: Plan };
+type JobRun = { job: StoredBroadcastJob; now: Date; plan: Plan };
 
 const podRef = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace });
 
@@ -51,7 +52,7 @@ function decideFinished(run: JobRun, pods: readonly Pod[]): number | undefined {
   return undefined;
 }
 
-function ttlWake(job: BroadcastJob): number | undefined {
+function ttlWake(job: StoredBroadcastJob): number | undefined {
   const seconds = job.spec.completionPolicy?.ttlSecondsAfterFinished;
   return seconds === undefined || seconds === null ? undefined : seconds * 1000;
 }

@@ -5,21 +5,21 @@ import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, CONTROLLER_UID_LABEL, type BroadcastJob } from '../types.js';
+import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, CONTROLLER_UID_LABEL, type StoredBroadcastJob } from '../types.js';
 import { byController } from '../../kube/by-controller.js';
 
 export type BroadcastJobObserved = {
-  jobs: BroadcastJob[];
+  jobs: StoredBroadcastJob[];
   nodes: Node[];
   /** Pods by the uid of the job that controls them. */
   podsByJob: Map<string, Pod[]>;
 };
 
-const inScope = (scope: Scope, job: BroadcastJob) =>
+const inScope = (scope: Scope, job: StoredBroadcastJob) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === job.metadata.name && (o.namespace ?? '') === job.metadata.namespace);
 
 export async function observeBroadcastJobs(kube: KubeReader, scope: Scope): Promise<BroadcastJobObserved> {
-  const all = (await kube.list<KubeObject>(BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND)).items as unknown as BroadcastJob[];
+  const all = (await kube.list<KubeObject>(BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND)).items as unknown as StoredBroadcastJob[];
   const jobs = all.filter((j) => inScope(scope, j) && !j.metadata.deletionTimestamp);
   if (!jobs.length) return { jobs, nodes: [], podsByJob: new Map() };
   const namespaces = [...new Set(jobs.map((j) => j.metadata.namespace))];

@@ -6,7 +6,7 @@ import { jobNodeFit } from '../../workload/node-eligibility.js';
 import { targetNodeName } from '../../workload/node-pinning.js';
 import type { Node, SchedulingSpec } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import type { BroadcastJob } from '../types.js';
+import type { StoredBroadcastJob } from '../types.js';
 
 export type Placement = {
   /** Every desired node, with its pod (undefined while it has none). */
@@ -19,7 +19,7 @@ export type Placement = {
   duplicates: { pod: Pod; node: string }[];
 };
 
-export function placeJob(job: BroadcastJob, pods: readonly Pod[], nodes: readonly Node[]): Placement {
+export function placeJob(job: StoredBroadcastJob, pods: readonly Pod[], nodes: readonly Node[]): Placement {
   const byNode = new Map<string, Pod>();
   const duplicates: Placement['duplicates'] = [];
   for (const pod of pods) {

@@ -7,7 +7,7 @@
 // observation (a crash, a lost answer) collides on the name instead of putting a second pod there.
 import { derivedPodName, pinnedToNode } from '../../workload/node-pinning.js';
 import type { Pod } from '../../workload/pods.js';
-import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, CONTROLLER_UID_LABEL, JOB_NAME_LABEL, type BroadcastJob } from '../types.js';
+import { BROADCASTJOB_API_VERSION, BROADCASTJOB_KIND, CONTROLLER_UID_LABEL, JOB_NAME_LABEL, type StoredBroadcastJob } from '../types.js';
 import { controllerReference } from '../../kube/owner-reference.js';
 
 export type PodsByState = { active: Pod[]; failed: Pod[]; succeeded: Pod[] };
@@ -34,13 +34,13 @@ export function podsByState(pods: readonly Pod[], restartLimit: number): PodsByS
   return out;
 }
 
-export const jobPodLabels = (job: BroadcastJob): Record<string, string> => ({ [JOB_NAME_LABEL]: job.metadata.name, [CONTROLLER_UID_LABEL]: job.metadata.uid ?? '' });
+export const jobPodLabels = (job: StoredBroadcastJob): Record<string, string> => ({ [JOB_NAME_LABEL]: job.metadata.name, [CONTROLLER_UID_LABEL]: job.metadata.uid ?? '' });
 
-export function jobPodName(job: BroadcastJob, node: string, taken: ReadonlySet<string>): string {
+export function jobPodName(job: StoredBroadcastJob, node: string, taken: ReadonlySet<string>): string {
   return derivedPodName(job.metadata.name, `${job.metadata.uid ?? job.metadata.name}/${node}`, taken);
 }
 
-export function newJobPod(job: BroadcastJob, node: string, name: string): Pod {
+export function newJobPod(job: StoredBroadcastJob, node: string, name: string): Pod {
   const template = job.spec.template ?? {};
   const meta = template.metadata ?? {};
   const base = structuredClone(template.spec ?? {}) as Record<string, unknown>;

@@ -2,19 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube/http.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
-import type { CloneSet } from '../types.js';
+import type { CloneSetStatus } from '../../api/apps/cloneset.js';
+import type { StoredCloneSet } from '../types.js';
 import { decideCloneSets } from './decide.js';
 import { newInstanceIds } from './instance-id.js';
 import { chooseUpdateRevision } from './revision-choice.js';
 import { FEATURE_GATE_DEFAULTS } from '../../reconcile/feature-gates.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
-const cloneSet = (spec: Partial<CloneSet['spec']> = {}, status?: CloneSet['status']): CloneSet => ({
+const NO_PODS: CloneSetStatus = { replicas: 0, readyReplicas: 0, availableReplicas: 0, updatedReplicas: 0, updatedReadyReplicas: 0 };
+const cloneSet = (spec: Partial<StoredCloneSet['spec']> = {}, status?: Partial<CloneSetStatus>): StoredCloneSet => ({
   metadata: { name: 'web', namespace: 'ns', uid: 'uid-1', generation: 2, resourceVersion: '7' },
   spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } }, ...spec },
-  ...(status ? { status } : {}),
+  ...(status ? { status: { ...NO_PODS, ...status } } : {}),
 });
-const pod = (cs: CloneSet, id: string, revision: string, over: { ready?: boolean; labels?: Record<string, string>; phase?: string; node?: string } = {}): Pod => ({
+const pod = (cs: StoredCloneSet, id: string, revision: string, over: { ready?: boolean; labels?: Record<string, string>; phase?: string; node?: string } = {}): Pod => ({
   metadata: {
     name: `web-${id}`, namespace: 'ns', uid: `pod-${id}`, creationTimestamp: '2025-12-31T00:00:00Z',
     labels: { app: 'web', 'apps.kruise.io/cloneset-instance-id': id, 'controller-revision-hash': revision, 'pod-template-hash': revision.slice(revision.lastIndexOf('-') + 1), ...over.labels },
@@ -23,7 +25,7 @@ const pod = (cs: CloneSet, id: string, revision: string, over: { ready?: boolean
   spec: { containers: [{ name: 'app', image: 'nginx:1' }], ...(over.node === '' ? {} : { nodeName: over.node ?? 'n1' }) },
   status: { phase: over.phase ?? 'Running', conditions: [{ type: 'Ready', status: over.ready === false ? 'False' : 'True', lastTransitionTime: '2025-12-31T00:00:00Z' }] },
 });
-const observed = (cs: CloneSet, pods: Pod[], revisions: ControllerRevision[] = []) => ({ cloneSets: [cs], podsByOwner: new Map([[cs.metadata.uid!, pods]]), revisions });
+const observed = (cs: StoredCloneSet, pods: Pod[], revisions: ControllerRevision[] = []) => ({ cloneSets: [cs], podsByOwner: new Map([[cs.metadata.uid!, pods]]), revisions });
 const creates = (writes: { op: string; object?: KubeObject }[], kind: string) => writes.filter((w) => w.op === 'create' && w.object?.kind === kind).map((w) => w.object!);
 
 describe('decideCloneSets', () => {
@@ -67,7 +69,7 @@ describe('decideCloneSets', () => {
     });
     expect(plan.requeueAfterMs).toBeUndefined();
     // Once written, the next run writes nothing.
-    const again = decideCloneSets(observed(cloneSet({}, plan.status[0]!.status as CloneSet['status']), pods, [rev]), NOW);
+    const again = decideCloneSets(observed(cloneSet({}, plan.status[0]!.status as StoredCloneSet['status']), pods, [rev]), NOW);
     expect(again.status).toEqual([]);
   });
 
@@ -134,7 +136,7 @@ describe('updates', () => {
   const v1 = cloneSet();
   const rev1 = chooseUpdateRevision(v1, []).create!;
   const podsAt = (n: number) => ['aaaaa', 'bbbbb', 'ccccc', 'ddddd', 'eeeee'].slice(0, n).map((id) => pod(v1, id, rev1.metadata.name));
-  const v2 = (strategy: NonNullable<CloneSet['spec']['updateStrategy']>, replicas = 3) =>
+  const v2 = (strategy: NonNullable<StoredCloneSet['spec']['updateStrategy']>, replicas = 3) =>
     cloneSet({ replicas, updateStrategy: strategy, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:2' }] } } }, { currentRevision: rev1.metadata.name });
   const podWrites = (plan: ReturnType<typeof decideCloneSets>) => plan.writes.filter((w) => w.op !== 'create' || w.object.kind !== 'ControllerRevision');
 
@@ -230,13 +232,13 @@ describe('in-place updates in as few writes and runs as possible', () => {
 
   describe('RecreatePodWhenChangeVCTInCloneSetGate', () => {
     const claim = (request: string) => [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: request } } } }];
-    const withImage = (image: string, request: string, type: 'InPlaceIfPossible' | 'InPlaceOnly', status?: CloneSet['status']) =>
-      cloneSet({ volumeClaimTemplates: claim(request), updateStrategy: { type, maxUnavailable: 3 }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image }] } } } as Partial<CloneSet['spec']>, status);
+    const withImage = (image: string, request: string, type: 'InPlaceIfPossible' | 'InPlaceOnly', status?: StoredCloneSet['status']) =>
+      cloneSet({ volumeClaimTemplates: claim(request), updateStrategy: { type, maxUnavailable: 3 }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image }] } } } as Partial<StoredCloneSet['spec']>, status);
     /** Pods of revision 1 (1Gi), the CloneSet moved to nginx:2 with `request`; what each pod gets. */
     const updateOf = (request: string, gate: boolean, type: 'InPlaceIfPossible' | 'InPlaceOnly' = 'InPlaceIfPossible') => {
       const v1 = withImage('nginx:1', '1Gi', type);
       const r1 = { ...chooseUpdateRevision(v1, []).create!, metadata: { ...chooseUpdateRevision(v1, []).create!.metadata, uid: 'r1', resourceVersion: '1' } };
-      const v2 = withImage('nginx:2', request, type, { currentRevision: r1.metadata.name } as CloneSet['status']);
+      const v2 = withImage('nginx:2', request, type, { currentRevision: r1.metadata.name } as StoredCloneSet['status']);
       const pods = ['aaaaa', 'bbbbb', 'ccccc'].map((id) => pod(v1, id, r1.metadata.name));
       const pvcs = ['aaaaa', 'bbbbb', 'ccccc'].map((id) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: `data-web-${id}`, namespace: 'ns', labels: { 'apps.kruise.io/cloneset-instance-id': id } } }));
       const o = { ...observed(v2, pods, [r1]), pvcsByOwner: new Map([[v2.metadata.uid!, pvcs]]) };

@@ -14,7 +14,7 @@ import { readyAgainWakeMs } from '../../workload/pod-conditions.js';
 import { stillSelected } from '../../workload/pod-list-query.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { defaultedCloneSet } from '../defaults.js';
-import { INSTANCE_ID_LABEL, cloneSetRef, type CloneSet } from '../types.js';
+import { INSTANCE_ID_LABEL, cloneSetRef, type StoredCloneSet } from '../types.js';
 import { validateCloneSet } from '../validate.js';
 import type { CloneSetObserved } from './observe.js';
 import { refreshPods, restoreReadiness } from './refresh.js';
@@ -23,7 +23,8 @@ import { event, isAvailable, isUpdated, type CloneSetRun } from './run.js';
 import { planImagePreDownload } from './predownload.js';
 import { planScale } from './scale.js';
 import { truncatePodsToDelete } from './pods-to-delete.js';
-import { cloneSetStatus, STATUS_FIELDS, withCondition, type CloneSetCondition } from './status.js';
+import type { CloneSetCondition, CloneSetStatus } from '../../api/apps/cloneset.js';
+import { cloneSetStatus, STATUS_FIELDS, withCondition } from './status.js';
 import { planUpdates } from './update.js';
 
 /**
@@ -34,10 +35,10 @@ export const WAITING_REQUEUE_MS = 3_000;
 
 export type DecideOptions = { gates?: FeatureGates; budgets?: DisruptionBudgetSource };
 
-const FAILED_SCALE = 'FailedScale';
+const FAILED_SCALE: CloneSetCondition['type'] = 'FailedScale';
 
-function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, now: Date, plan: Plan, opts: DecideOptions): number | undefined {
-  const cs = defaultedCloneSet(input) as CloneSet;
+function decideOne(input: StoredCloneSet, owned: readonly Pod[], o: CloneSetObserved, now: Date, plan: Plan, opts: DecideOptions): number | undefined {
+  const cs = defaultedCloneSet(input) as StoredCloneSet;
   const errs = validateCloneSet(input);
   const revision = chooseUpdateRevision(cs, o.revisions, owned);
   const revisions = new Map<string, ControllerRevision>(o.revisions.map((r) => [r.metadata.name, r]));
@@ -67,7 +68,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
   if (errs.length) {
     const message = formatFieldErrors(errs);
     condition = { type: FAILED_SCALE, status: 'True', reason: 'InvalidSpec', message, lastTransitionTime: rfc3339(now) };
-    const prior = (input.status?.conditions as CloneSetCondition[] | undefined)?.find((c) => c.type === FAILED_SCALE);
+    const prior = input.status?.conditions?.find((c) => c.type === FAILED_SCALE);
     if (prior?.message !== message) event(run, 'Warning', 'InvalidSpec', `CloneSet ${cs.metadata.name} is invalid and is not acted on: ${message}`);
   } else {
     run.plan.writes.push(...revision.writes);
@@ -86,7 +87,7 @@ function decideOne(input: CloneSet, owned: readonly Pod[], o: CloneSetObserved, 
 
   const { status, wakeAt } = cloneSetStatus(run, revision.collisionCount);
   const conditions = withCondition(input, condition, FAILED_SCALE);
-  const current = (input.status ?? {}) as Record<string, unknown>;
+  const current: Partial<CloneSetStatus> = input.status ?? {};
   const conditionsChanged = JSON.stringify(conditions) !== JSON.stringify(current.conditions ?? []);
   if (STATUS_FIELDS.some((k) => current[k] !== status[k]) || conditionsChanged) {
     plan.status.push({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../workload/pods.js';
-import type { CloneSet } from '../types.js';
+import type { StoredCloneSet } from '../types.js';
 import { isCloneSetPodAvailable } from './availability.js';
 import { expectationDiffs, type ExpectationDiffs } from './diffs.js';
 import vectors from './testdata/diffs-vectors.json' with { type: 'json' };
@@ -17,11 +17,13 @@ type Vector = {
 
 const ZERO: ExpectationDiffs = { scaleUpNum: 0, scaleUpNumOldRevision: 0, scaleDownNum: 0, scaleDownNumOldRevision: 0, scaleUpLimit: 0, deleteReadyLimit: 0, useSurge: 0, useSurgeOldRevision: 0, updateNum: 0, updateMaxUnavailable: 0 };
 
-function cloneSetOf(v: Vector['cloneSet']): CloneSet {
+function cloneSetOf(v: Vector['cloneSet']): StoredCloneSet {
   return {
     metadata: { name: 'cs', namespace: 'ns' },
     spec: {
       replicas: v.replicas,
+      selector: {},
+      template: {},
       updateStrategy: { partition: v.partition, maxUnavailable: v.maxUnavailable, maxSurge: v.maxSurge, ...(v.paused ? { paused: true } : {}) },
       ...(v.scaleMaxUnavailable !== undefined || v.excludePreparingDelete ? { scaleStrategy: { ...(v.scaleMaxUnavailable !== undefined ? { maxUnavailable: v.scaleMaxUnavailable } : {}), ...(v.excludePreparingDelete ? { excludePreparingDelete: true } : {}) } } : {}),
     },

@@ -9,7 +9,7 @@ import { kruiseScaledValue, partitionReplicas } from '../../kube/intstr.js';
 import { lifecycleState } from '../../workload/lifecycle.js';
 import type { Pod } from '../../workload/pods.js';
 import { DEFAULT_MAX_UNAVAILABLE } from '../defaults.js';
-import type { CloneSet } from '../types.js';
+import type { StoredCloneSet } from '../types.js';
 
 export type ExpectationDiffs = {
   /** Pods to create, and how many of those should be at the current (old) revision. */
@@ -47,7 +47,7 @@ export type DiffOptions = {
 const num = (v: number | { error: string }): number => (typeof v === 'number' ? v : 0);
 const sameSign = (a: number, b: number) => (a > 0 && b < 0) || (a < 0 && b > 0);
 
-export function expectationDiffs(cs: CloneSet, pods: readonly Pod[], currentRevision: string, updateRevision: string, o: DiffOptions): ExpectationDiffs {
+export function expectationDiffs(cs: StoredCloneSet, pods: readonly Pod[], currentRevision: string, updateRevision: string, o: DiffOptions): ExpectationDiffs {
   const res: ExpectationDiffs = { scaleUpNum: 0, scaleUpNumOldRevision: 0, scaleDownNum: 0, scaleDownNumOldRevision: 0, scaleUpLimit: 0, deleteReadyLimit: 0, useSurge: 0, useSurgeOldRevision: 0, updateNum: 0, updateMaxUnavailable: 0 };
   const strategy = cs.spec.updateStrategy ?? {};
   const replicas = cs.spec.replicas ?? 1;

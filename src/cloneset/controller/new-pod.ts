@@ -3,6 +3,7 @@
 // at, named `<cs>-<id>`, with the instance-id and revision labels, the InPlaceUpdateReady and
 // KruisePodReady readiness gates, lifecycle state PreparingNormal, and one volume per claim
 // template pointing at the PVC `<template>-<cs>-<id>`. Pure.
+import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import type { KubeObject } from '../../kube/http.js';
 import { isRecord } from '../../kube/validation.js';
 import { withInPlaceUpdateReadinessGate } from '../../workload/inplace-update-condition.js';
@@ -11,26 +12,26 @@ import { withKruisePodReadinessGate } from '../../workload/pod-readiness.js';
 import type { Pod } from '../../workload/pods.js';
 import { defaultedTemplateSpec } from '../../workload/template-defaults.js';
 import type { RevisionTemplate } from '../../workload/template-revision.js';
-import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, type CloneSet } from '../types.js';
+import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, POD_TEMPLATE_HASH_LABEL, REVISION_HASH_LABEL, type StoredCloneSet } from '../types.js';
 import type { Pvc } from './observe.js';
 import { controllerReference } from '../../kube/owner-reference.js';
 
 export type Template = RevisionTemplate;
 
-const controllerRef = (cs: CloneSet) => controllerReference(CLONESET_API_VERSION, CLONESET_KIND, cs.metadata);
+const controllerRef = (cs: StoredCloneSet) => controllerReference(CLONESET_API_VERSION, CLONESET_KIND, cs.metadata);
 
-type ClaimTemplate = { metadata?: { name?: string; labels?: Record<string, string>; [k: string]: unknown }; spec?: unknown; [k: string]: unknown };
+type ClaimTemplate = V1PersistentVolumeClaim & { metadata: { name: string } };
 
-const claimTemplates = (cs: CloneSet): ClaimTemplate[] => (cs.spec.volumeClaimTemplates ?? []).filter((c): c is ClaimTemplate => isRecord(c) && isRecord(c.metadata) && typeof c.metadata.name === 'string');
+const claimTemplates = (cs: StoredCloneSet): ClaimTemplate[] => (cs.spec.volumeClaimTemplates ?? []).filter((c): c is ClaimTemplate => isRecord(c) && isRecord(c.metadata) && typeof c.metadata.name === 'string');
 
-export const claimName = (cs: CloneSet, template: string, id: string) => `${template}-${cs.metadata.name}-${id}`;
+export const claimName = (cs: StoredCloneSet, template: string, id: string) => `${template}-${cs.metadata.name}-${id}`;
 
 /** The PVCs pod `id` mounts: a copy of each claim template, labelled with the selector's matchLabels and the id. */
-export function claimsFor(cs: CloneSet, id: string): Pvc[] {
+export function claimsFor(cs: StoredCloneSet, id: string): Pvc[] {
   const matchLabels = (isRecord(cs.spec.selector) && isRecord(cs.spec.selector.matchLabels) ? cs.spec.selector.matchLabels : {}) as Record<string, string>;
   return claimTemplates(cs).map((t) => {
-    const { status: _status, ...rest } = structuredClone(t) as ClaimTemplate & { status?: unknown };
-    const name = claimName(cs, t.metadata!.name!, id);
+    const { status: _status, ...rest } = structuredClone(t);
+    const name = claimName(cs, t.metadata.name, id);
     return {
       ...rest,
       apiVersion: 'v1',
@@ -42,10 +43,10 @@ export function claimsFor(cs: CloneSet, id: string): Pvc[] {
 
 type Volume = { name: string; [k: string]: unknown };
 
-export function newPod(cs: CloneSet, id: string, revision: { label: string; hash: string; template: Template }, now: Date): Pod {
+export function newPod(cs: StoredCloneSet, id: string, revision: { label: string; hash: string; template: Template }, now: Date): Pod {
   const meta = revision.template.metadata ?? {};
   const spec = defaultedTemplateSpec(revision.template.spec) as Pod['spec'] & { volumes?: Volume[] };
-  const claims = claimTemplates(cs).map((t) => t.metadata!.name!);
+  const claims = claimTemplates(cs).map((t) => t.metadata.name);
   const volumes = [
     ...claims.map((name) => ({ name, persistentVolumeClaim: { claimName: claimName(cs, name, id) } })),
     ...(spec.volumes ?? []).filter((v) => !claims.includes(v.name)),

@@ -11,13 +11,13 @@ import { podListQuery } from '../../workload/pod-list-query.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import type { PreDownloadJob } from './predownload.js';
-import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, type CloneSet } from '../types.js';
+import { CLONESET_API_VERSION, CLONESET_KIND, INSTANCE_ID_LABEL, type StoredCloneSet } from '../types.js';
 import { byController } from '../../kube/by-controller.js';
 
 export type Pvc = KubeObject & { metadata: { name: string; namespace: string; uid?: string; labels?: Record<string, string>; deletionTimestamp?: string } };
 
 export type CloneSetObserved = {
-  cloneSets: CloneSet[];
+  cloneSets: StoredCloneSet[];
   /** Pods with the instance-id label, by the uid of the CloneSet that controls them. */
   podsByOwner: Map<string, Pod[]>;
   /** PVCs with the instance-id label, by the uid of the CloneSet that owns them. */
@@ -31,17 +31,17 @@ export type CloneSetObserved = {
 };
 
 /** The topology keys of the template's topologySpreadConstraints (GetPodSpreadConstraint). */
-export function spreadTopologyKeys(cs: CloneSet): string[] {
+export function spreadTopologyKeys(cs: StoredCloneSet): string[] {
   const constraints = (cs.spec.template?.spec as { topologySpreadConstraints?: { topologyKey?: string }[] } | undefined)?.topologySpreadConstraints ?? [];
   return constraints.map((c) => c.topologyKey ?? '').filter(Boolean);
 }
 
-const inScope = (scope: Scope, cs: CloneSet) =>
+const inScope = (scope: Scope, cs: StoredCloneSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === cs.metadata.name && (o.namespace ?? '') === cs.metadata.namespace);
 
 export async function observeCloneSets(kube: KubeReader, scope: Scope, opts: { imagePullJobs?: boolean } = {}): Promise<CloneSetObserved> {
-  const all = (await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND)).items as unknown as CloneSet[];
-  const cloneSets = all.filter((cs) => inScope(scope, cs) && !(cs.metadata as { deletionTimestamp?: string }).deletionTimestamp);
+  const all = (await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND)).items as unknown as StoredCloneSet[];
+  const cloneSets = all.filter((cs) => inScope(scope, cs) && !cs.metadata.deletionTimestamp);
   if (!cloneSets.length) return { cloneSets, podsByOwner: new Map(), pvcsByOwner: new Map(), revisions: [], budgets: [] };
   const namespaces = [...new Set(cloneSets.map((cs) => cs.metadata.namespace))];
   // One namespace: LIST there; several: one LIST across the cluster.

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../workload/pods.js';
-import type { CloneSet } from '../types.js';
+import type { StoredCloneSet } from '../types.js';
 import { decideCloneSets } from './decide.js';
 import { truncatePodsToDelete } from './pods-to-delete.js';
 
-const cloneSet = (podsToDelete?: string[]): CloneSet => ({
+const cloneSet = (podsToDelete?: string[]): StoredCloneSet => ({
   metadata: { name: 'web', namespace: 'ns', uid: 'uid-1', resourceVersion: '7' },
   spec: {
     replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } },
     ...(podsToDelete ? { scaleStrategy: { podsToDelete } } : {}),
   },
-}) as CloneSet;
+}) as StoredCloneSet;
 const pod = (name: string): Pod => ({ metadata: { name, namespace: 'ns' }, spec: { containers: [] } });
 const PATH = '/spec/scaleStrategy/podsToDelete';
 

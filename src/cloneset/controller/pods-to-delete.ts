@@ -5,12 +5,12 @@
 // Pure.
 import type { Write } from '../../reconcile/types.js';
 import type { Pod } from '../../workload/pods.js';
-import { cloneSetRef, type CloneSet } from '../types.js';
+import { cloneSetRef, type StoredCloneSet } from '../types.js';
 
 const PATH = '/spec/scaleStrategy/podsToDelete';
 
 /** The write dropping names of pods not in `pods` (the CloneSet's active pods); undefined when every name is live. */
-export function truncatePodsToDelete(cs: CloneSet, pods: readonly Pod[]): Write | undefined {
+export function truncatePodsToDelete(cs: StoredCloneSet, pods: readonly Pod[]): Write | undefined {
   const listed = cs.spec?.scaleStrategy?.podsToDelete ?? [];
   if (listed.length === 0) return undefined;
   const live = new Set(pods.map((p) => p.metadata.name));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FEATURE_GATE_DEFAULTS } from '../../reconcile/feature-gates.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
-import type { CloneSet } from '../types.js';
+import type { StoredCloneSet } from '../types.js';
 import { decideCloneSets } from './decide.js';
 import { newInstanceIds } from './instance-id.js';
 import type { PreDownloadJob } from './predownload.js';
@@ -10,7 +10,7 @@ import { chooseUpdateRevision } from './revision-choice.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const GATES = { gates: { ...FEATURE_GATE_DEFAULTS, PreDownloadImageForInPlaceUpdate: true } };
-const cloneSet = (image: string, spec: Partial<CloneSet['spec']> = {}, annotations: Record<string, string> = {}): CloneSet => ({
+const cloneSet = (image: string, spec: Partial<StoredCloneSet['spec']> = {}, annotations: Record<string, string> = {}): StoredCloneSet => ({
   metadata: { name: 'web', namespace: 'ns', uid: 'uid-1', generation: 2, resourceVersion: '7', annotations },
   spec: {
     replicas: 5, selector: { matchLabels: { app: 'web' } }, updateStrategy: { type: 'InPlaceIfPossible', partition: 5 },
@@ -29,12 +29,12 @@ const pod = (id: string, revision: string): Pod => ({
 });
 
 /** A CloneSet whose template moved from nginx:1 to `cs`'s, its 5 pods at the old revision. */
-function updating(cs: CloneSet, jobs: PreDownloadJob[] = [], updateLabels: Record<string, string> = {}) {
+function updating(cs: StoredCloneSet, jobs: PreDownloadJob[] = [], updateLabels: Record<string, string> = {}) {
   const r1 = stored(chooseUpdateRevision(cloneSet('nginx:1'), []).create!);
   const r2 = stored(chooseUpdateRevision(cs, [r1]).create ?? r1);
   r2.metadata.labels = { ...r2.metadata.labels, ...updateLabels };
   const pods = newInstanceIds('uid-1', new Set(), 5).map((id) => pod(id, r1.metadata.name));
-  cs.status = { currentRevision: r1.metadata.name, updateRevision: r1.metadata.name };
+  cs.status = { replicas: 5, readyReplicas: 5, availableReplicas: 5, updatedReplicas: 0, updatedReadyReplicas: 0, currentRevision: r1.metadata.name, updateRevision: r1.metadata.name };
   const plan = decideCloneSets({ cloneSets: [cs], podsByOwner: new Map([['uid-1', pods]]), revisions: r1 === r2 ? [r1] : [r1, r2], imagePullJobs: jobs }, NOW, GATES);
   return { plan, r1, r2 };
 }

@@ -2,12 +2,11 @@
 // (src/cloneset/revision-history.ts: byte-exact data, reuse of an equal revision, renumbering on
 // rollback, collisionCount, truncation by revisionHistoryLimit) reduced to what scaling, updating
 // and status need. Pure.
-import type { CloneSet as CloneSetSchema } from '../../api/apps/cloneset.js';
 import type { Write } from '../../reconcile/types.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { planCloneSetRevisions } from '../revision-history.js';
-import { shortHash, type CloneSet } from '../types.js';
+import { shortHash, type StoredCloneSet } from '../types.js';
 
 export type RevisionChoice = {
   /** The revision name pods get in controller-revision-hash, e.g. `web-7b5c4d9f8`. */
@@ -25,8 +24,8 @@ export type RevisionChoice = {
   update: ControllerRevision;
 };
 
-export function chooseUpdateRevision(cs: CloneSet, revisions: readonly ControllerRevision[], pods: readonly Pod[] = []): RevisionChoice {
-  const plan = planCloneSetRevisions(cs as unknown as CloneSetSchema, revisions, pods);
+export function chooseUpdateRevision(cs: StoredCloneSet, revisions: readonly ControllerRevision[], pods: readonly Pod[] = []): RevisionChoice {
+  const plan = planCloneSetRevisions(cs, revisions, pods);
   const created = plan.writes.find((w) => w.op === 'create');
   return {
     name: plan.updateRevision,

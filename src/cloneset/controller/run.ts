@@ -12,13 +12,13 @@ import { applyInPlaceAction, type InPlaceWriter } from '../../workload/inplace-u
 import type { Lifecycle } from '../../workload/lifecycle.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
-import { SPECIFIED_DELETE_LABEL, cloneSetRef, shortHash, type CloneSet } from '../types.js';
+import { SPECIFIED_DELETE_LABEL, cloneSetRef, shortHash, type StoredCloneSet } from '../types.js';
 import { isCloneSetPodAvailable } from './availability.js';
 import { vctAllowsInPlace } from '../vct-hash.js';
 import type { Pvc } from './observe.js';
 
 export type CloneSetRun = {
-  cs: CloneSet;
+  cs: StoredCloneSet;
   /** Active pods (not terminating), including those in PreparingDelete. */
   pods: Pod[];
   pvcs: Pvc[];
@@ -58,7 +58,7 @@ export const isUpdated = (run: CloneSetRun, pod: Pod): boolean => isAtRevision(p
 /** What pods at `revision` carry in controller-revision-hash (just the hash with CloneSetShortHash). */
 export const revisionLabel = (run: CloneSetRun, revision: string): string => (run.gates.CloneSetShortHash ? shortHash(revision) : revision);
 
-export const isSpecifiedDelete = (cs: CloneSet, pod: Pod): boolean =>
+export const isSpecifiedDelete = (cs: StoredCloneSet, pod: Pod): boolean =>
   pod.metadata.labels?.[SPECIFIED_DELETE_LABEL] === 'true' || (cs.spec.scaleStrategy?.podsToDelete ?? []).includes(pod.metadata.name);
 
 export const isAvailable = (run: CloneSetRun, pod: Pod): boolean => isCloneSetPodAvailable(pod, run.cs.spec.minReadySeconds ?? 0, run.now.getTime());

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../workload/pods.js';
-import type { CloneSet } from '../types.js';
+import type { StoredCloneSet } from '../types.js';
 import { decideCloneSets } from './decide.js';
 import type { Pvc } from './observe.js';
 import { chooseUpdateRevision } from './revision-choice.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const ID = 'apps.kruise.io/cloneset-instance-id';
-const cloneSet = (replicas: number): CloneSet => ({
+const cloneSet = (replicas: number): StoredCloneSet => ({
   metadata: { name: 'web', namespace: 'ns', uid: 'uid-1', generation: 1, resourceVersion: '7' },
   spec: {
     replicas, selector: { matchLabels: { app: 'web' } },

@@ -5,12 +5,11 @@
 import { partitionReplicas } from '../../kube/intstr.js';
 import { formatLabelSelector, type LabelSelector } from '../../kube/selectors.js';
 import { isPodReadyCondition, podAvailability } from '../../workload/pods.js';
-import type { CloneSet } from '../types.js';
+import type { CloneSetCondition, CloneSetStatus } from '../../api/apps/cloneset.js';
+import type { StoredCloneSet } from '../types.js';
 import { isAvailable, isUpdated, type CloneSetRun } from './run.js';
 
-export type CloneSetCondition = { type: string; status: 'True' | 'False'; reason?: string; message?: string; lastTransitionTime?: string };
-
-export function cloneSetStatus(run: CloneSetRun, collisionCount: number): { status: Record<string, unknown>; wakeAt?: number } {
+export function cloneSetStatus(run: CloneSetRun, collisionCount: number): { status: CloneSetStatus; wakeAt?: number } {
   const { cs, pods, now } = run;
   const minReady = cs.spec.minReadySeconds ?? 0;
   let ready = 0;
@@ -32,7 +31,7 @@ export function cloneSetStatus(run: CloneSetRun, collisionCount: number): { stat
     updatedAvailable += isNew && avail ? 1 : 0;
   }
   const replicas = cs.spec.replicas ?? 1;
-  const status = {
+  const status: CloneSetStatus = {
     observedGeneration: cs.metadata.generation ?? 0,
     replicas: pods.length,
     readyReplicas: ready,
@@ -52,9 +51,9 @@ export function cloneSetStatus(run: CloneSetRun, collisionCount: number): { stat
 export const STATUS_FIELDS = ['observedGeneration', 'replicas', 'readyReplicas', 'availableReplicas', 'updatedReplicas', 'updatedReadyReplicas', 'updatedAvailableReplicas', 'expectedUpdatedReplicas', 'updateRevision', 'currentRevision', 'collisionCount', 'labelSelector'] as const;
 
 /** The conditions with `next` set: kept (with its transition time) when nothing about it changed. */
-export function withCondition(cs: CloneSet, next: CloneSetCondition | undefined, type: string): CloneSetCondition[] {
-  const current = ((cs.status?.conditions as CloneSetCondition[] | undefined) ?? []).filter((c) => c.type !== type);
-  const prior = ((cs.status?.conditions as CloneSetCondition[] | undefined) ?? []).find((c) => c.type === type);
+export function withCondition(cs: StoredCloneSet, next: CloneSetCondition | undefined, type: CloneSetCondition['type']): CloneSetCondition[] {
+  const current = (cs.status?.conditions ?? []).filter((c) => c.type !== type);
+  const prior = (cs.status?.conditions ?? []).find((c) => c.type === type);
   if (!next) return current;
   if (prior && prior.status === next.status && prior.reason === next.reason && prior.message === next.message) return [...current, prior];
   return [...current, next];

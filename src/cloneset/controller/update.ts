@@ -122,7 +122,7 @@ function updateOne(run: CloneSetRun, pod: Pod, target: string, afterStatus = fal
 
 export function planUpdates(run: CloneSetRun): void {
   const strategy = run.cs.spec.updateStrategy ?? {};
-  if (strategy.type === 'OnDelete' || strategy.paused) return;
+  if (strategy.paused) return;
   const diffs = diffsOf(run);
   if (diffs.updateNum === 0) return;
   const target = diffs.updateNum > 0 ? run.updateRevision : run.currentRevision;

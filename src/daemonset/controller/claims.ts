@@ -6,7 +6,7 @@
 import type { Pod } from '../../workload/pods.js';
 import { claimPods, type PodClaims } from '../../workload/pod-claims.js';
 import { controllerReference } from '../../kube/owner-reference.js';
-import { DAEMONSET_API_VERSION, DAEMONSET_KIND, type DaemonSet } from '../types.js';
+import { DAEMONSET_API_VERSION, DAEMONSET_KIND, type StoredDaemonSet as DaemonSet } from '../types.js';
 
 export function claimDaemonPods(ds: DaemonSet, owned: readonly Pod[], orphans: readonly Pod[]): PodClaims {
   const ref = controllerReference(ds.apiVersion ?? DAEMONSET_API_VERSION, DAEMONSET_KIND, ds.metadata);

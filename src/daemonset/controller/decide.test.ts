@@ -4,7 +4,7 @@ import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { planDaemonSetRevisions } from '../revisions.js';
-import type { DaemonSet } from '../types.js';
+import type { StoredDaemonSet as DaemonSet } from '../types.js';
 import { decideDaemonSets } from './decide.js';
 import { newDaemonPod } from './new-pod.js';
 

@@ -11,7 +11,7 @@ import type { Pod } from '../../workload/pods.js';
 import { readyAgainWakeMs } from '../../workload/pod-conditions.js';
 import { defaultedDaemonSet } from '../defaults.js';
 import { planDaemonSetRevisions } from '../revisions.js';
-import { daemonSetRef, type DaemonSet } from '../types.js';
+import { daemonSetRef, type StoredDaemonSet as DaemonSet } from '../types.js';
 import { validateDaemonSet } from '../validate.js';
 import { claimDaemonPods } from './claims.js';
 import { planPlacement } from './manage.js';

@@ -11,7 +11,7 @@ import { isPodHooked, lifecycleState, withLifecycleState } from '../../workload/
 import { statusWrite } from '../../workload/pod-conditions.js';
 import { addNotReadyKey, PRE_DELETE_HOOK_KEY } from '../../workload/pod-readiness.js';
 import { podAvailability, type Pod } from '../../workload/pods.js';
-import { DEFAULT_BURST_REPLICAS, type DaemonSet } from '../types.js';
+import { DEFAULT_BURST_REPLICAS, type StoredDaemonSet as DaemonSet } from '../types.js';
 import { daemonPodName, newDaemonPod } from './new-pod.js';
 import { podOrder } from './placement.js';
 import { nodesToCreateOn } from './progressive-create.js';

@@ -12,7 +12,7 @@ import { withInPlaceUpdateReadinessGate } from '../../workload/inplace-update-co
 import { withDaemonTolerations } from '../../workload/node-eligibility.js';
 import type { SchedulingSpec } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DAEMONSET_NAME_LABEL, REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type DaemonSet } from '../types.js';
+import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DAEMONSET_NAME_LABEL, REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL, type StoredDaemonSet as DaemonSet } from '../types.js';
 import { derivedPodName, pinnedToNode } from '../../workload/node-pinning.js';
 import { templateGeneration } from './run.js';
 import { controllerReference } from '../../kube/owner-reference.js';

@@ -9,7 +9,7 @@ import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
-import { DAEMONSET_API_VERSION, DAEMONSET_KIND, type DaemonSet } from '../types.js';
+import { DAEMONSET_API_VERSION, DAEMONSET_KIND, type StoredDaemonSet as DaemonSet } from '../types.js';
 import { byController } from '../../kube/by-controller.js';
 
 export type DaemonSetObserved = {

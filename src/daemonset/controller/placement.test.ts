@@ -3,7 +3,7 @@ import type { Pod } from '../../workload/pods.js';
 import { daemonPodName } from './new-pod.js';
 import { pinnedToNode, targetNodeName } from '../../workload/node-pinning.js';
 import { podOrder, updatedPodsOnNode } from './placement.js';
-import type { DaemonSet } from '../types.js';
+import type { StoredDaemonSet as DaemonSet } from '../types.js';
 
 const pinned = (node: string) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] } } });
 const pod = (name: string, spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): Pod => ({ metadata: { name, namespace: 'ns', ...meta }, spec: { containers: [], ...spec } });

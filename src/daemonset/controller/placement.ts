@@ -5,7 +5,7 @@ import { daemonNodeEligibility } from '../../workload/node-eligibility.js';
 import type { Node, SchedulingSpec } from '../../workload/nodes.js';
 import { targetNodeName } from '../../workload/node-pinning.js';
 import { timeOf, type Pod } from '../../workload/pods.js';
-import type { DaemonSet } from '../types.js';
+import type { StoredDaemonSet as DaemonSet } from '../types.js';
 
 export type NodeEligibility = { shouldRun: boolean; shouldContinueRunning: boolean; reason?: string };
 

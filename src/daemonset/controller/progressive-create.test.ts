@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DaemonSet } from '../types.js';
+import type { StoredDaemonSet as DaemonSet } from '../types.js';
 import { nodesToCreateOn, PROGRESSIVE_CREATE_POD_ANNOTATION } from './progressive-create.js';
 
 const ds = (opts: { progressive?: boolean; partition?: number | string | null; type?: string; desiredNumberScheduled?: number }): DaemonSet => ({
@@ -8,7 +8,7 @@ const ds = (opts: { progressive?: boolean; partition?: number | string | null; t
     selector: { matchLabels: { app: 'd' } }, template: {},
     updateStrategy: { type: opts.type ?? 'RollingUpdate', rollingUpdate: opts.partition === undefined ? {} : { partition: opts.partition as number } },
   },
-  status: { desiredNumberScheduled: opts.desiredNumberScheduled ?? 5 },
+  status: { currentNumberScheduled: 0, numberMisscheduled: 0, numberReady: 0, updatedNumberScheduled: 0, daemonSetHash: '', desiredNumberScheduled: opts.desiredNumberScheduled ?? 5 },
 }) as DaemonSet;
 const NEEDING = ['n4', 'n2', 'n0', 'n3', 'n1'];
 

@@ -6,7 +6,7 @@
 // scaled against the recorded status.desiredNumberScheduled, rounded down, as upstream does.
 // Pure.
 import { kruiseScaledValue } from '../../kube/intstr.js';
-import type { DaemonSet } from '../types.js';
+import type { StoredDaemonSet as DaemonSet } from '../types.js';
 
 export const PROGRESSIVE_CREATE_POD_ANNOTATION = 'daemonset.kruise.io/progressive-create-pod';
 

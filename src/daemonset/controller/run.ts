@@ -11,7 +11,7 @@ import type { Node } from '../../workload/nodes.js';
 import { podAvailability, podCondition, type Pod } from '../../workload/pods.js';
 import { hasInPlaceUpdateReadinessGate } from '../../workload/inplace-update-condition.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
-import { REVISION_HASH_LABEL, TEMPLATE_GENERATION_ANNOTATION, TEMPLATE_GENERATION_LABEL, daemonSetRef, type DaemonSet } from '../types.js';
+import { REVISION_HASH_LABEL, TEMPLATE_GENERATION_ANNOTATION, TEMPLATE_GENERATION_LABEL, daemonSetRef, type StoredDaemonSet as DaemonSet } from '../types.js';
 import type { NodeEligibility } from './placement.js';
 
 export type DaemonSetRun = {

@@ -1,24 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { Write } from '../../reconcile/types.js';
-import type { ChildImagePullJob, ImageListPullJob, ImageListPullJobStatus } from '../types.js';
+import type { ImageListPullJobStatus } from '../../api/apps/imagelistpulljob.js';
+import type { ChildImagePullJob, StoredImageListPullJob } from '../types.js';
 import { decideImageListPullJobs } from './decide.js';
 import { childName, newChild, templateHash } from './template.js';
 
 const NOW = new Date('2026-01-01T00:10:00Z');
 
-const listJob = (spec: Partial<ImageListPullJob['spec']> = {}, status?: ImageListPullJobStatus, labels?: Record<string, string>): ImageListPullJob => ({
+const listJob = (spec: Partial<StoredImageListPullJob['spec']> = {}, status?: ImageListPullJobStatus, labels?: Record<string, string>): StoredImageListPullJob => ({
   apiVersion: 'apps.kruise.io/v1beta1', kind: 'ImageListPullJob',
   metadata: { name: 'list', namespace: 'ns', uid: 'u1', resourceVersion: '7', ...(labels ? { labels } : {}) },
   spec: { images: ['a:1', 'b:1'], completionPolicy: { type: 'Always' }, pullPolicy: { timeoutSeconds: 600, backoffLimit: 3 }, ...spec },
   ...(status ? { status } : {}),
 });
 
-const child = (job: ImageListPullJob, image: string, status?: ChildImagePullJob['status'], hash = templateHash(job)): ChildImagePullJob => {
+const child = (job: StoredImageListPullJob, image: string, status?: ChildImagePullJob['status'], hash = templateHash(job)): ChildImagePullJob => {
   const c = newChild(job, image, hash) as unknown as ChildImagePullJob;
   return { ...c, metadata: { ...c.metadata, uid: `c-${image}` }, ...(status ? { status } : {}) };
 };
 
-const decide = (job: ImageListPullJob, children: ChildImagePullJob[]) => decideImageListPullJobs({ jobs: [job], childrenByJob: new Map([['u1', children]]) }, NOW);
+const decide = (job: StoredImageListPullJob, children: ChildImagePullJob[]) => decideImageListPullJobs({ jobs: [job], childrenByJob: new Map([['u1', children]]) }, NOW);
 const ops = (writes: Write[]) => writes.map((w) => (w.op === 'create' ? `create ${String((w.object.spec as { image: string }).image)}` : w.op === 'delete' ? `delete ${w.target.kind} ${w.target.name}` : w.op === 'patch' ? `patch ${w.target.name}` : `update ${String(w.object.metadata?.name)}`));
 
 describe('decideImageListPullJobs', () => {

@@ -6,14 +6,14 @@
 import type { KubeObject } from '../../kube/http.js';
 import { emptyPlan, type Plan, type Write } from '../../reconcile/types.js';
 import { timeOf } from '../../workload/pods.js';
-import { CHILD_API_VERSION, CHILD_KIND, TEMPLATE_HASH_LABEL, imageListPullJobRef, type ChildImagePullJob, type ImageListPullJob } from '../types.js';
+import { CHILD_API_VERSION, CHILD_KIND, TEMPLATE_HASH_LABEL, imageListPullJobRef, type ChildImagePullJob, type StoredImageListPullJob } from '../types.js';
 import type { ImageListPullJobObserved } from './observe.js';
 import { listJobStatus, statusChanged } from './status.js';
 import { isConsistent, newChild, templateHash } from './template.js';
 
-type Run = { job: ImageListPullJob; now: Date; plan: Plan; wakes: number[] };
+type Run = { job: StoredImageListPullJob; now: Date; plan: Plan; wakes: number[] };
 
-const why = (job: ImageListPullJob, text: string) => `ImageListPullJob ${job.metadata.name}: ${text}`;
+const why = (job: StoredImageListPullJob, text: string) => `ImageListPullJob ${job.metadata.name}: ${text}`;
 
 function deleteChild(run: Run, child: ChildImagePullJob, text: string): void {
   run.plan.writes.push({

@@ -5,9 +5,10 @@
 // count until they are gone, as in OpenKruise). An Always job completes once all are completed.
 // The failed list follows the ImagePullJobs' order as listed (OpenKruise's: Go's map order). Pure.
 import { rfc3339 } from '../../workload/pods.js';
-import type { ChildImagePullJob, FailedImageStatus, ImageListPullJob, ImageListPullJobStatus } from '../types.js';
+import type { FailedImageStatus, ImageListPullJobStatus } from '../../api/apps/imagelistpulljob.js';
+import type { ChildImagePullJob, StoredImageListPullJob } from '../types.js';
 
-export function listJobStatus(job: ImageListPullJob, children: Map<string, ChildImagePullJob>, now: Date): ImageListPullJobStatus {
+export function listJobStatus(job: StoredImageListPullJob, children: Map<string, ChildImagePullJob>, now: Date): ImageListPullJobStatus {
   let active = 0;
   let completed = 0;
   let succeeded = 0;
@@ -40,7 +41,7 @@ export function listJobStatus(job: ImageListPullJob, children: Map<string, Child
 const FIELDS = ['startTime', 'completionTime', 'desired', 'active', 'completed', 'succeeded'] as const;
 
 export function statusChanged(stored: ImageListPullJobStatus | undefined, next: ImageListPullJobStatus): boolean {
-  const s = stored ?? {};
+  const s: Partial<ImageListPullJobStatus> = stored ?? {};
   if (FIELDS.some((k) => (s[k] ?? undefined) !== (next[k] ?? undefined))) return true;
   return JSON.stringify(s.failedImageStatuses ?? []) !== JSON.stringify(next.failedImageStatuses ?? []);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
 import { defaultedImagePullJob } from '../defaults.js';
-import type { ImagePullJob } from '../types.js';
+import type { StoredImagePullJob } from '../types.js';
 import { decideImagePullJobs } from './decide.js';
 import type { ImagePullJobObserved } from './observe.js';
 
@@ -10,8 +10,8 @@ const NOW = new Date('2026-01-01T00:01:00Z');
 const node = (name: string, labels: Record<string, string> = {}): Node => ({ metadata: { name, labels } });
 const nodes = ['n0', 'n1', 'n2', 'n3'].map((n) => node(n, { pool: 'a' }));
 
-function job(spec: Partial<ImagePullJob['spec']> = {}, status?: ImagePullJob['status']): ImagePullJob {
-  return defaultedImagePullJob({ metadata: { name: 'j', namespace: 'ns', uid: 'u1', resourceVersion: '5' }, spec: { image: 'app:2', ...spec }, ...(status ? { status } : {}) }) as ImagePullJob;
+function job(spec: Partial<StoredImagePullJob['spec']> = {}, status?: StoredImagePullJob['status']): StoredImagePullJob {
+  return defaultedImagePullJob({ metadata: { name: 'j', namespace: 'ns', uid: 'u1', resourceVersion: '5' }, spec: { image: 'app:2', ...spec }, ...(status ? { status } : {}) }) as StoredImagePullJob;
 }
 
 type PodState = 'pulling' | 'pulled' | 'backoff' | 'ended';
@@ -24,7 +24,7 @@ function pod(nodeName: string, attempt: number, state: PodState, created = '2026
   };
 }
 
-const observed = (j: ImagePullJob, pods: Pod[] = [], selected: Pod[] = []): ImagePullJobObserved => ({ jobs: [j], nodes, podsByJob: new Map([['u1', pods]]), selectedPods: new Map([['u1', selected]]) });
+const observed = (j: StoredImagePullJob, pods: Pod[] = [], selected: Pod[] = []): ImagePullJobObserved => ({ jobs: [j], nodes, podsByJob: new Map([['u1', pods]]), selectedPods: new Map([['u1', selected]]) });
 const creates = (p: ReturnType<typeof decideImagePullJobs>) => p.writes.filter((w) => w.op === 'create').map((w) => (w.op === 'create' ? `${(w.object.spec as { nodeName: string }).nodeName}/${(w.object.metadata?.labels as Record<string, string>)['imagepulljob.kruise-serverless.io/attempt']}` : ''));
 const deletes = (p: ReturnType<typeof decideImagePullJobs>) => p.writes.filter((w) => w.op === 'delete').map((w) => (w.op === 'delete' ? w.target.name : ''));
 
@@ -117,7 +117,7 @@ describe('decideImagePullJobs', () => {
 describe('nodes whose kubelet lists the image (status.images)', () => {
   const withImages = (name: string, names: string[][]): Node => ({ metadata: { name, labels: { pool: 'a' } }, status: { images: names.map((n) => ({ names: n, sizeBytes: 1 })) } });
   const filler = (n: number) => Array.from({ length: n }, (_, i) => [`docker.io/library/other${i}:1`]);
-  const run = (j: ImagePullJob, ns: Node[]) => decideImagePullJobs({ jobs: [j], nodes: ns, podsByJob: new Map([['u1', []]]), selectedPods: new Map([['u1', []]]) }, NOW);
+  const run = (j: StoredImagePullJob, ns: Node[]) => decideImagePullJobs({ jobs: [j], nodes: ns, podsByJob: new Map([['u1', []]]), selectedPods: new Map([['u1', []]]) }, NOW);
 
   it('count as succeeded with no pull pod; a node not listing it gets one', () => {
     const ns = [withImages('n0', [['docker.io/library/app@sha256:' + 'a'.repeat(64), 'docker.io/library/app:2']]), withImages('n1', [['docker.io/library/app:1']])];

@@ -7,11 +7,12 @@
 // failed. Otherwise nodes without a pod get one while fewer than `parallelism` pull, and an
 // Always job completes once no node is left pulling. Every wait is a wake-up: a pull's timeout,
 // the deadline, the TTL. Pure.
+import type { ImagePullJobStatus } from '../../api/apps/imagepulljob.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { EventNote, Plan, Write } from '../../reconcile/types.js';
 import { emptyPlan } from '../../reconcile/types.js';
 import { rfc3339, type Pod } from '../../workload/pods.js';
-import { DEFAULT_BACKOFF_LIMIT, imagePullJobRef, type ImagePullJob, type ImagePullJobStatus } from '../types.js';
+import { DEFAULT_BACKOFF_LIMIT, imagePullJobRef, type StoredImagePullJob } from '../types.js';
 import { attemptOf, attemptState, isTerminalPod } from './attempts.js';
 import type { ImagePullJobObserved } from './observe.js';
 import { DEFAULT_HELPER, newPullPod, pullPodName, pullTimeoutSeconds, type PullHelper } from './pull-pod.js';
@@ -24,7 +25,7 @@ export const WAITING_REQUEUE_MS = 3_000;
 
 export type ImagePullJobDecideOptions = { helper?: PullHelper };
 
-type JobRun = { job: ImagePullJob; now: Date; plan: Plan; helper: PullHelper; wakes: number[] };
+type JobRun = { job: StoredImagePullJob; now: Date; plan: Plan; helper: PullHelper; wakes: number[] };
 
 const podRef = (pod: Pod) => ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace });
 
@@ -84,7 +85,7 @@ function decideNode(run: JobRun, node: string, pods: readonly Pod[], taken: Set<
   return { state: 'pulling', node };
 }
 
-function parallelismOf(job: ImagePullJob): number {
+function parallelismOf(job: StoredImagePullJob): number {
   const p = job.spec.parallelism;
   if (p === undefined || p === null) return 1;
   const n = typeof p === 'number' ? p : Number(p);
@@ -93,7 +94,7 @@ function parallelismOf(job: ImagePullJob): number {
 
 function decideJob(run: JobRun, pods: readonly Pod[], selected: readonly Pod[], o: ImagePullJobObserved): void {
   const { job, now, plan } = run;
-  const stored = job.status ?? {};
+  const stored: Partial<ImagePullJobStatus> = job.status ?? {};
   if (stored.completionTime) return decideFinished(run, pods, stored.completionTime);
   const startTime = stored.startTime ?? rfc3339(now);
   const targets = targetNodes(job, o.nodes, selected);

@@ -6,11 +6,11 @@ import { formatLabelSelector } from '../../kube/selectors.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import { IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, JOB_UID_LABEL, type ImagePullJob } from '../types.js';
+import { IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, JOB_UID_LABEL, type StoredImagePullJob } from '../types.js';
 import { byController } from '../../kube/by-controller.js';
 
 export type ImagePullJobObserved = {
-  jobs: ImagePullJob[];
+  jobs: StoredImagePullJob[];
   nodes: Node[];
   /** Pull pods by the uid of the job that controls them. */
   podsByJob: Map<string, Pod[]>;
@@ -18,11 +18,11 @@ export type ImagePullJobObserved = {
   selectedPods: Map<string, Pod[]>;
 };
 
-const inScope = (scope: Scope, job: ImagePullJob) =>
+const inScope = (scope: Scope, job: StoredImagePullJob) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === job.metadata.name && (o.namespace ?? '') === job.metadata.namespace);
 
 export async function observeImagePullJobs(kube: KubeReader, scope: Scope): Promise<ImagePullJobObserved> {
-  const all = (await kube.list<KubeObject>(IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND)).items as unknown as ImagePullJob[];
+  const all = (await kube.list<KubeObject>(IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND)).items as unknown as StoredImagePullJob[];
   const jobs = all.filter((j) => inScope(scope, j) && !j.metadata.deletionTimestamp);
   if (!jobs.length) return { jobs, nodes: [], podsByJob: new Map(), selectedPods: new Map() };
   const namespaces = [...new Set(jobs.map((j) => j.metadata.namespace))];

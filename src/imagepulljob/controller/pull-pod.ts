@@ -7,7 +7,7 @@
 // the smallest requests. Pure.
 import { derivedPodName } from '../../workload/node-pinning.js';
 import type { Pod } from '../../workload/pods.js';
-import { ATTEMPT_LABEL, DEFAULT_TIMEOUT_SECONDS, IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, JOB_NAME_LABEL, JOB_UID_LABEL, type ImagePullJob } from '../types.js';
+import { ATTEMPT_LABEL, DEFAULT_TIMEOUT_SECONDS, IMAGEPULLJOB_API_VERSION, IMAGEPULLJOB_KIND, JOB_NAME_LABEL, JOB_UID_LABEL, type StoredImagePullJob } from '../types.js';
 import { controllerReference } from '../../kube/owner-reference.js';
 
 /**
@@ -24,9 +24,9 @@ const MOUNT = '/ks-pull';
 
 const RESOURCES = { requests: { cpu: '1m', memory: '8Mi' }, limits: { cpu: '100m', memory: '32Mi' } };
 
-export const pullTimeoutSeconds = (job: ImagePullJob): number => job.spec.pullPolicy?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+export const pullTimeoutSeconds = (job: StoredImagePullJob): number => job.spec.pullPolicy?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
 
-export function pullPodName(job: ImagePullJob, node: string, attempt: number, taken: ReadonlySet<string>): string {
+export function pullPodName(job: StoredImagePullJob, node: string, attempt: number, taken: ReadonlySet<string>): string {
   return derivedPodName(job.metadata.name, `${job.metadata.uid ?? job.metadata.name}/${node}/${attempt}`, taken);
 }
 
@@ -35,7 +35,7 @@ export function pullPodName(job: ImagePullJob, node: string, attempt: number, ta
  * the workload's template labels as sandbox labels; on a pod they would make the pull pods look
  * like the workload's pods to its Services, PUBs, SidecarSets and WorkloadSpreads.
  */
-function isPreDownloadJob(job: ImagePullJob): boolean {
+function isPreDownloadJob(job: StoredImagePullJob): boolean {
   const owners = (job.metadata as { ownerReferences?: { apiVersion?: string; kind?: string; controller?: boolean }[] }).ownerReferences ?? [];
   return owners.some((o) => o.controller && (o.apiVersion ?? '').startsWith('apps.kruise.io/') && (o.kind === 'CloneSet' || o.kind === 'StatefulSet'));
 }
@@ -45,7 +45,7 @@ function isPreDownloadJob(job: ImagePullJob): boolean {
  * sandbox); the job's own labels win over sandbox labels of the same key. A pre-download job's
  * sandbox labels stay off its pods (isPreDownloadJob).
  */
-export function newPullPod(job: ImagePullJob, node: string, attempt: number, name: string, helper: PullHelper): Pod {
+export function newPullPod(job: StoredImagePullJob, node: string, attempt: number, name: string, helper: PullHelper): Pod {
   const annotations = job.spec.sandboxConfig?.annotations ?? undefined;
   const mount = [{ name: VOLUME, mountPath: MOUNT }];
   const pullPolicy = job.spec.imagePullPolicy === 'Always' ? 'Always' : 'IfNotPresent';

@@ -5,9 +5,9 @@
 import { matchesLabelSelector } from '../../kube/selectors.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import { JOB_UID_LABEL, type ImagePullJob } from '../types.js';
+import { JOB_UID_LABEL, type StoredImagePullJob } from '../types.js';
 
-export function targetNodes(job: ImagePullJob, nodes: readonly Node[], selectedPods: readonly Pod[]): string[] {
+export function targetNodes(job: StoredImagePullJob, nodes: readonly Node[], selectedPods: readonly Pod[]): string[] {
   const live = nodes.filter((n) => !n.metadata['deletionTimestamp']);
   const sel = job.spec.selector;
   let out: string[];

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import type { PersistentPodState } from '../types.js';
+import type { StoredPersistentPodState } from '../types.js';
 import { decidePersistentPodStates } from './decide.js';
 import type { StatefulSetLike } from './generate.js';
 import { inReplicas } from './record.js';
 
 const sts = (annotations: Record<string, string> = {}, replicas = 2): StatefulSetLike => ({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web', namespace: 'ns', uid: 's1', annotations }, spec: { replicas } });
-const pps = (podStates: NonNullable<PersistentPodState['status']>['podStates'] = {}): PersistentPodState => ({
+const pps = (podStates: NonNullable<StoredPersistentPodState['status']>['podStates'] = {}): StoredPersistentPodState => ({
   apiVersion: 'apps.kruise.io/v1alpha1', kind: 'PersistentPodState',
   metadata: { name: 'web', namespace: 'ns', generation: 1, resourceVersion: '3' },
   spec: { targetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web' }, requiredPersistentTopology: { nodeTopologyKeys: ['zone'] } },
@@ -32,7 +32,7 @@ describe('decidePersistentPodStates', () => {
     const asks = sts({ 'kruise.io/auto-generate-persistent-pod-state': 'true', 'kruise.io/preferred-persistent-topology': 'zone,rack', 'kruise.io/persistent-pod-annotations': 'ip' });
     const plan = decidePersistentPodStates({ states: [], workloads: [asks], podsByState: new Map(), nodes });
     expect(plan.writes[0]).toMatchObject({ op: 'create', object: { metadata: { name: 'web', ownerReferences: [{ kind: 'StatefulSet', name: 'web', uid: 's1', controller: true }] }, spec: { targetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web' }, preferredPersistentTopology: [{ weight: 100, preference: { nodeTopologyKeys: ['zone', 'rack'] } }], persistentPodAnnotations: [{ key: 'ip' }] } } });
-    const generated = { ...pps(), metadata: { ...pps().metadata, ownerReferences: [{ uid: 's1', controller: true }] } };
+    const generated = { ...pps(), metadata: { ...pps().metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 's1', controller: true }] } };
     expect(decidePersistentPodStates({ states: [generated], workloads: [sts()], podsByState: new Map(), nodes }).writes).toEqual([expect.objectContaining({ op: 'delete', target: expect.objectContaining({ name: 'web' }) })]);
     expect(decidePersistentPodStates({ states: [pps()], workloads: [sts()], podsByState: new Map([['ns/web', []]]), nodes }).writes).toEqual([]);
   });

@@ -4,12 +4,12 @@
 // generated deleted. Pure.
 import type { KubeObject } from '../../kube/http.js';
 import { emptyPlan, type Plan } from '../../reconcile/types.js';
-import { PPS_API_VERSION, PPS_KIND, type PersistentPodState } from '../types.js';
+import { PPS_API_VERSION, PPS_KIND, type StoredPersistentPodState } from '../types.js';
 import { generatedObject, generatedSpec, wantsGenerated, type StatefulSetLike } from './generate.js';
 import { stateKey, targetOf, type PersistentPodStateObserved } from './observe.js';
 import { recordedStatus, type Workload } from './record.js';
 
-const ref = (p: PersistentPodState) => ({ apiVersion: PPS_API_VERSION, kind: PPS_KIND, name: p.metadata.name, namespace: p.metadata.namespace });
+const ref = (p: StoredPersistentPodState) => ({ apiVersion: PPS_API_VERSION, kind: PPS_KIND, name: p.metadata.name, namespace: p.metadata.namespace });
 
 function workloadOf(sts: StatefulSetLike | undefined): Workload | undefined {
   if (!sts) return undefined;
@@ -19,7 +19,7 @@ function workloadOf(sts: StatefulSetLike | undefined): Workload | undefined {
 
 const canonical = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : x));
 
-function decideGenerated(plan: Plan, sts: StatefulSetLike, all: readonly PersistentPodState[]): void {
+function decideGenerated(plan: Plan, sts: StatefulSetLike, all: readonly StoredPersistentPodState[]): void {
   if (sts.metadata.deletionTimestamp) return;
   const existing = all.find((p) => p.metadata.namespace === sts.metadata.namespace && p.metadata.name === sts.metadata.name);
   const why = `${sts.kind} ${sts.metadata.name}`;

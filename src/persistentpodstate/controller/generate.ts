@@ -4,7 +4,8 @@
 // topology`, `kruise.io/preferred-persistent-topology` (weight 100) and `kruise.io/persistent-pod-
 // annotations`. Without either topology annotation none is generated. Pure.
 import type { KubeObject } from '../../kube/http.js';
-import { AUTO_GENERATE_ANNOTATION, POD_ANNOTATIONS_ANNOTATION, PPS_API_VERSION, PPS_KIND, PREFERRED_TOPOLOGY_ANNOTATION, REQUIRED_TOPOLOGY_ANNOTATION, type PersistentPodStateSpec } from '../types.js';
+import { AUTO_GENERATE_ANNOTATION, POD_ANNOTATIONS_ANNOTATION, PPS_API_VERSION, PPS_KIND, PREFERRED_TOPOLOGY_ANNOTATION, REQUIRED_TOPOLOGY_ANNOTATION } from '../types.js';
+import type { PersistentPodStateSpec } from '../../api/apps/persistentpodstate.js';
 
 export type StatefulSetLike = {
   apiVersion: string;

@@ -8,7 +8,7 @@ import { formatLabelSelector, type LabelSelector } from '../../kube/selectors.js
 import type { KubeReader, Scope } from '../../reconcile/types.js';
 import type { Node } from '../../workload/nodes.js';
 import type { Pod } from '../../workload/pods.js';
-import { PPS_API_VERSION, PPS_KIND, groupOf, sameTarget, type PersistentPodState } from '../types.js';
+import { PPS_API_VERSION, PPS_KIND, groupOf, sameTarget, type StoredPersistentPodState } from '../types.js';
 import type { StatefulSetLike } from './generate.js';
 
 export const WORKLOAD_KINDS = [
@@ -17,7 +17,7 @@ export const WORKLOAD_KINDS = [
 ] as const;
 
 export type PersistentPodStateObserved = {
-  states: PersistentPodState[];
+  states: StoredPersistentPodState[];
   workloads: StatefulSetLike[];
   /** The pods of each state's workload, by the state's namespace/name. */
   podsByState: Map<string, Pod[]>;
@@ -29,7 +29,7 @@ export const stateKey = (p: { metadata: { namespace: string; name: string } }) =
 const named = (scope: Scope, namespace: string, ...names: (string | undefined)[]) =>
   scope.kind === 'all' || scope.objects.some((o) => (o.namespace ?? '') === namespace && names.includes(o.name));
 
-export function targetOf(pps: PersistentPodState, workloads: readonly StatefulSetLike[]): StatefulSetLike | undefined {
+export function targetOf(pps: StoredPersistentPodState, workloads: readonly StatefulSetLike[]): StatefulSetLike | undefined {
   return workloads.find((w) => w.metadata.namespace === pps.metadata.namespace && sameTarget({ apiVersion: w.apiVersion, kind: w.kind, name: w.metadata.name }, pps.spec?.targetRef));
 }
 
@@ -39,7 +39,7 @@ export async function observePersistentPodStates(kube: KubeReader, scope: Scope)
     ...WORKLOAD_KINDS.map((k) => kube.list<KubeObject>(k.apiVersion, k.kind).then((l) => l.items.map((i) => ({ ...i, apiVersion: k.apiVersion, kind: k.kind })))),
   ]);
   const allWorkloads = stsLists.flat() as unknown as StatefulSetLike[];
-  const states = (ppsList.items as unknown as PersistentPodState[]).filter((p) => !p.metadata.deletionTimestamp && named(scope, p.metadata.namespace, p.metadata.name, p.spec?.targetRef?.name));
+  const states = (ppsList.items as unknown as StoredPersistentPodState[]).filter((p) => !p.metadata.deletionTimestamp && named(scope, p.metadata.namespace, p.metadata.name, p.spec?.targetRef?.name));
   const workloads = allWorkloads.filter((w) => named(scope, w.metadata.namespace, w.metadata.name));
   const targets = states.map((p) => [p, targetOf(p, allWorkloads)] as const);
   for (const [, w] of targets) if (w && !workloads.includes(w)) workloads.push(w);

@@ -6,7 +6,8 @@
 // nothing recorded. Pure.
 import { isPodReadyCondition, type Pod } from '../../workload/pods.js';
 import type { Node } from '../../workload/nodes.js';
-import type { PersistentPodState, PodState } from '../types.js';
+import type { PodState } from '../../api/apps/persistentpodstate.js';
+import type { StoredPersistentPodState } from '../types.js';
 
 export type Workload = { replicas: number; reserveOrdinals: Set<number>; deleting: boolean };
 
@@ -32,7 +33,7 @@ function ordinalOf(podName: string): number | undefined {
   return /^[+-]?\d+$/.test(text) ? Number(text) : undefined;
 }
 
-export function recordedStatus(pps: PersistentPodState, workload: Workload | undefined, pods: readonly Pod[], nodes: ReadonlyMap<string, Node>): { observedGeneration: number; podStates?: Record<string, PodState> } {
+export function recordedStatus(pps: StoredPersistentPodState, workload: Workload | undefined, pods: readonly Pod[], nodes: ReadonlyMap<string, Node>): { observedGeneration: number; podStates?: Record<string, PodState> } {
   const observedGeneration = pps.metadata.generation ?? 0;
   if (!workload || workload.deleting) return { observedGeneration };
   const spec = pps.spec ?? {};

@@ -149,7 +149,7 @@ describe('decideSidecarSets', () => {
   });
 
   it('a set being deleted is left alone', () => {
-    const deleting = { ...v2, metadata: { ...v2.metadata, deletionTimestamp: new Date('2024-03-01T00:00:00Z') } };
+    const deleting = { ...v2, metadata: { ...v2.metadata, deletionTimestamp: '2024-03-01T00:00:00Z' } };
     expect(formatPlan(decideSidecarSets(observed([deleting], old), NOW))).toBe('no changes');
   });
 });

@@ -37,7 +37,7 @@ import {
 } from './pod-state.js';
 import { podKey, type Pod } from '../../workload/pods.js';
 import { planRevisions } from './revisions.js';
-import { computeStatus, statusChanged, type SidecarSetStatus } from './status.js';
+import { computeStatus, statusChanged, type ComputedSidecarSetStatus as SidecarSetStatus } from './status.js';
 import { podList, podPatch, selectPodsToUpgrade, upgradePod } from './update.js';
 
 /** How soon to look again while pods are being updated (pod changes do not trigger runs). */

@@ -5,26 +5,20 @@
 // selector and namespace scope, active, named in `kruise.io/sidecarset-injected-list` and still
 // carrying all its sidecars — so pods created before the set, or by another revision's name, are
 // not "matched".
+import type { SidecarSetStatus } from '../../api/apps/sidecarset.js';
 import type { SidecarSet } from '../types.js';
 import { isPodReadyForSet, isPodSidecarUpdated, isPodStateConsistent } from './pod-state.js';
 import type { Pod } from '../../workload/pods.js';
 
-export type SidecarSetStatus = {
-  observedGeneration: number;
-  matchedPods: number;
-  updatedPods: number;
-  readyPods: number;
-  updatedReadyPods: number;
-  latestRevision: string;
-  collisionCount: number;
-};
+/** The status this controller computes: every field set. */
+export type ComputedSidecarSetStatus = Required<SidecarSetStatus>;
 
 /**
  * matched: all matching pods; updated: the pod records the set's current hash; ready: the
  * sidecars run their spec (isPodStateConsistent) and the pod is Running and Ready with every
  * hot-upgrade idle container on the empty image (isPodReadyForSet).
  */
-export function computeStatus(set: SidecarSet, pods: readonly Pod[], latestRevision: string, collisionCount: number): SidecarSetStatus {
+export function computeStatus(set: SidecarSet, pods: readonly Pod[], latestRevision: string, collisionCount: number): ComputedSidecarSetStatus {
   let updatedPods = 0;
   let readyPods = 0;
   let updatedReadyPods = 0;
@@ -48,7 +42,7 @@ export function computeStatus(set: SidecarSet, pods: readonly Pod[], latestRevis
 }
 
 /** inconsistentStatus: whether OpenKruise would write `next` over the set's current status. */
-export function statusChanged(set: SidecarSet, next: SidecarSetStatus): boolean {
+export function statusChanged(set: SidecarSet, next: ComputedSidecarSetStatus): boolean {
   const cur = set.status;
   return (
     next.observedGeneration > (cur?.observedGeneration ?? 0) ||

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../workload/pods.js';
-import type { StatefulSet } from '../types.js';
+import type { StoredStatefulSet } from '../types.js';
 import { claimWithPolicyOwners, hasStaleClaim, missingClaims } from './claims.js';
 import type { Pvc } from './observe.js';
 
 type P = 'Retain' | 'Delete';
-const set = (whenDeleted: P = 'Retain', whenScaled: P = 'Retain'): StatefulSet => ({
+const set = (whenDeleted: P = 'Retain', whenScaled: P = 'Retain'): StoredStatefulSet => ({
   metadata: { name: 'web', namespace: 'ns', uid: 'set-uid' },
   spec: {
     selector: { matchLabels: { app: 'web' } },

@@ -7,13 +7,13 @@
 // Pure.
 import type { KubeObject } from '../../kube/http.js';
 import type { Pod } from '../../workload/pods.js';
-import type { StatefulSet } from '../types.js';
+import type { StoredStatefulSet } from '../types.js';
 import { claimsFor, setOwnerRef } from './new-pod.js';
 import type { OwnerRef, Pvc } from './observe.js';
 
 type Policy = { whenDeleted: string; whenScaled: string };
 
-export function retentionPolicy(set: StatefulSet): Policy {
+export function retentionPolicy(set: StoredStatefulSet): Policy {
   const p = set.spec.persistentVolumeClaimRetentionPolicy;
   return { whenDeleted: p?.whenDeleted ?? 'Retain', whenScaled: p?.whenScaled ?? 'Retain' };
 }
@@ -21,7 +21,7 @@ export function retentionPolicy(set: StatefulSet): Policy {
 const podOwnerRef = (pod: Pod): OwnerRef => ({ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid ?? '' });
 
 /** The owners (by uid) a claim should have under the policy: the set's and/or the pod's. */
-function wantedOwners(set: StatefulSet, scaledDown: boolean): { set: boolean; pod: boolean } {
+function wantedOwners(set: StoredStatefulSet, scaledDown: boolean): { set: boolean; pod: boolean } {
   const { whenDeleted, whenScaled } = retentionPolicy(set);
   const del = (v: string) => v === 'Delete';
   if (del(whenScaled) && scaledDown) return { set: false, pod: true };
@@ -32,7 +32,7 @@ function wantedOwners(set: StatefulSet, scaledDown: boolean): { set: boolean; po
  * The claim with its owner references fixed for the policy, or undefined when they already match.
  * `scaledDown`: the pod's ordinal is out of range. The pod must exist (its uid) for a pod ref.
  */
-export function claimWithPolicyOwners(set: StatefulSet, claim: Pvc, pod: Pod, scaledDown: boolean): Pvc | undefined {
+export function claimWithPolicyOwners(set: StoredStatefulSet, claim: Pvc, pod: Pod, scaledDown: boolean): Pvc | undefined {
   const want = wantedOwners(set, scaledDown);
   const refs = claim.metadata.ownerReferences ?? [];
   const setUid = set.metadata.uid ?? '';
@@ -50,7 +50,7 @@ export function claimWithPolicyOwners(set: StatefulSet, claim: Pvc, pod: Pod, sc
 }
 
 /** The claims of `ordinal` to create (those not in `existing`), owned as the policy says. */
-export function missingClaims(set: StatefulSet, ordinal: number, existing: ReadonlyMap<string, Pvc>): Pvc[] {
+export function missingClaims(set: StoredStatefulSet, ordinal: number, existing: ReadonlyMap<string, Pvc>): Pvc[] {
   const owners = wantedOwners(set, false);
   return claimsFor(set, ordinal)
     .filter((c) => !existing.has(`${c.metadata.namespace}/${c.metadata.name}`))
@@ -58,7 +58,7 @@ export function missingClaims(set: StatefulSet, ordinal: number, existing: Reado
 }
 
 /** The observed claims of `ordinal`. */
-export function existingClaims(set: StatefulSet, ordinal: number, existing: ReadonlyMap<string, Pvc>): Pvc[] {
+export function existingClaims(set: StoredStatefulSet, ordinal: number, existing: ReadonlyMap<string, Pvc>): Pvc[] {
   return claimsFor(set, ordinal).flatMap((c) => existing.get(`${c.metadata.namespace}/${c.metadata.name}`) ?? []);
 }
 
@@ -66,7 +66,7 @@ export function existingClaims(set: StatefulSet, ordinal: number, existing: Read
  * PodClaimIsStale: with whenScaled Delete, a claim still owned by an earlier pod of the same name
  * (a different uid) is about to be garbage collected; the pod waits rather than mount it.
  */
-export function hasStaleClaim(set: StatefulSet, podName: string, podUid: string | undefined, claims: readonly Pvc[]): boolean {
+export function hasStaleClaim(set: StoredStatefulSet, podName: string, podUid: string | undefined, claims: readonly Pvc[]): boolean {
   if (retentionPolicy(set).whenScaled === 'Retain') return false;
   return claims.some((c) => (c.metadata.ownerReferences ?? []).some((r) => r.name === podName && r.kind === 'Pod' && r.uid !== (podUid ?? '')));
 }

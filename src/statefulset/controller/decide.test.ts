@@ -4,19 +4,21 @@ import type { Plan, Write } from '../../reconcile/types.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { planStatefulSetRevisions } from '../revisions.js';
-import type { StatefulSet } from '../types.js';
+import type { StatefulSetStatus } from '../../api/apps/statefulset.js';
+import type { StoredStatefulSet } from '../types.js';
 import { decideStatefulSets } from './decide.js';
 import type { StatefulSetObserved } from './observe.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
-type Spec = Partial<StatefulSet['spec']>;
+type Spec = Partial<StoredStatefulSet['spec']>;
 const template = (image: string) => ({ metadata: { labels: { app: 'web' } }, spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image }] } });
-const sts = (spec: Spec = {}, image = 'nginx:1'): StatefulSet => ({
+const NO_PODS: StatefulSetStatus = { replicas: 0, readyReplicas: 0, availableReplicas: 0, currentReplicas: 0, updatedReplicas: 0 };
+const sts = (spec: Spec = {}, image = 'nginx:1'): StoredStatefulSet => ({
   metadata: { name: 'web', namespace: 'ns', uid: 'set-uid', generation: 1, resourceVersion: '5' },
-  spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, serviceName: 'web', template: template(image), ...spec } as StatefulSet['spec'],
+  spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, serviceName: 'web', template: template(image), ...spec } as StoredStatefulSet['spec'],
 });
 /** The set's revision for its template, stored (with a uid) as a previous run would have created it. */
-const revisionOf = (set: StatefulSet, revisions: ControllerRevision[] = []): ControllerRevision => {
+const revisionOf = (set: StoredStatefulSet, revisions: ControllerRevision[] = []): ControllerRevision => {
   const r = planStatefulSetRevisions(set, revisions, []).update;
   return { ...r, metadata: { ...r.metadata, uid: `rev-${r.metadata.name}`, resourceVersion: '1' } };
 };
@@ -43,7 +45,7 @@ const pod = (ordinal: number, revision: string, o: PodOpts = {}): Pod => ({
     containerStatuses: [{ name: 'app', image: o.image ?? 'nginx:1', imageID: `id-${o.image ?? 'nginx:1'}`, ready: o.ready !== false }],
   },
 });
-const observed = (set: StatefulSet, pods: Pod[], revisions: ControllerRevision[], pvcs: StatefulSetObserved['pvcs'] = new Map()): StatefulSetObserved => ({
+const observed = (set: StoredStatefulSet, pods: Pod[], revisions: ControllerRevision[], pvcs: StatefulSetObserved['pvcs'] = new Map()): StatefulSetObserved => ({
   sets: [set], podsByOwner: new Map([['set-uid', pods]]), pvcs, revisions, budgets: [],
 });
 const created = (plan: Plan, kind = 'Pod') => plan.writes.filter((w): w is Extract<Write, { op: 'create' }> => w.op === 'create' && w.object.kind === kind).map((w) => w.object.metadata?.name);
@@ -57,7 +59,7 @@ const podCreate = (plan: Plan, name: string) =>
 function rollout(spec: Spec, n: number, from = 'nginx:1', to = 'nginx:2', podOpts: (o: number) => PodOpts = () => ({})) {
   const old = revisionOf(sts(spec, from));
   const next = revisionOf(sts(spec, to), [old]);
-  const set = { ...sts(spec, to), status: { currentRevision: old.metadata.name } };
+  const set = { ...sts(spec, to), status: { ...NO_PODS, currentRevision: old.metadata.name } };
   const pods = Array.from({ length: n }, (_, o) => pod(o, old.metadata.name, podOpts(o)));
   return { set, pods, old, next, o: observed(set, pods, [old, next]) };
 }
@@ -117,7 +119,7 @@ describe('Advanced StatefulSet: a drop-in for apps/v1', () => {
       currentRevision: rev.metadata.name, updateRevision: rev.metadata.name, collisionCount: 0, labelSelector: 'app=web',
     });
     expect(plan.requeueAfterMs).toBeUndefined();
-    const again = decideStatefulSets(observed({ ...set, status: plan.status[0]!.status }, pods, [rev]), NOW);
+    const again = decideStatefulSets(observed({ ...set, status: plan.status[0]!.status as StatefulSetStatus }, pods, [rev]), NOW);
     expect(again.status).toEqual([]);
   });
 });
@@ -174,7 +176,7 @@ describe('rolling update', () => {
     expect(byPod.get('web-3')?.afterStatus).toBe(true);
     expect(inPlace(plan)).toEqual(['web-3']);
     // With minReadySeconds the pod is not available at once: nothing else starts.
-    const slow = { ...set, spec: { ...set.spec, updateStrategy: { rollingUpdate: { ...set.spec.updateStrategy!.rollingUpdate, minReadySeconds: 5 } } } } as StatefulSet;
+    const slow = { ...set, spec: { ...set.spec, updateStrategy: { rollingUpdate: { ...set.spec.updateStrategy!.rollingUpdate, minReadySeconds: 5 } } } } as StoredStatefulSet;
     expect(inPlace(decideStatefulSets(observed(slow, pods, [old, next]), NOW))).toEqual([]);
   });
 
@@ -214,7 +216,7 @@ describe('rolling update', () => {
 
   it('a template change beyond images recreates under InPlaceIfPossible', () => {
     const { set, old } = rollout({ replicas: 2, podManagementPolicy: 'Parallel', updateStrategy: { rollingUpdate: { podUpdatePolicy: 'InPlaceIfPossible' } } }, 2);
-    const changed = { ...set, spec: { ...set.spec, template: { ...template('nginx:2'), spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image: 'nginx:2', args: ['-v'] }] } } } } as StatefulSet;
+    const changed = { ...set, spec: { ...set.spec, template: { ...template('nginx:2'), spec: { readinessGates: [{ conditionType: 'InPlaceUpdateReady' }], containers: [{ name: 'app', image: 'nginx:2', args: ['-v'] }] } } } } as StoredStatefulSet;
     const next = revisionOf(changed, [old]);
     expect(deleted(decideStatefulSets(observed(changed, [pod(0, old.metadata.name), pod(1, old.metadata.name)], [old, next]), NOW))).toEqual(['web-1']);
   });
@@ -255,7 +257,7 @@ describe('a spec the webhook would refuse', () => {
     expect(plan.writes).toEqual([]);
     expect(plan.events.map((e) => `${e.type} ${e.reason}`)).toEqual(['Warning InvalidSpec']);
     expect(plan.events[0]!.message).toContain('maxUnavailable');
-    const again = decideStatefulSets(observed({ ...set, status: plan.status[0]!.status }, [], []), NOW);
+    const again = decideStatefulSets(observed({ ...set, status: plan.status[0]!.status as StatefulSetStatus }, [], []), NOW);
     expect(again.events).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ import { formatFieldErrors } from '../../kube/field-errors.js';
 import { defaultedStatefulSet } from '../defaults.js';
 import { planStatefulSetRevisions } from '../revisions.js';
 import { validateStatefulSet } from '../validate.js';
-import { statefulSetRef, type StatefulSet } from '../types.js';
+import { statefulSetRef, type StoredStatefulSet } from '../types.js';
 import { planCondemned } from './condemned.js';
 import { newStatefulSetPod, type Template } from './new-pod.js';
 import { templateOfRevision } from '../../workload/template-revision.js';
@@ -65,10 +65,10 @@ function buildSlots(run: StsRun, pods: readonly Pod[]): Slot[] {
   return liveOrdinals(run.range).map((ordinal) => ({ ordinal, pod: byOrdinal.get(ordinal)! }));
 }
 
-function decideOne(input: StatefulSet, ownedBefore: readonly Pod[], o: StatefulSetObserved, now: Date, plan: Plan, opts: DecideOptions): number | undefined {
+function decideOne(input: StoredStatefulSet, ownedBefore: readonly Pod[], o: StatefulSetObserved, now: Date, plan: Plan, opts: DecideOptions): number | undefined {
   const gates = opts.gates ?? FEATURE_GATE_DEFAULTS;
   // Stored objects have the webhook's defaults; one stored before the webhook is read with them.
-  const set = defaultedStatefulSet(input as never) as StatefulSet;
+  const set = defaultedStatefulSet(input as never) as StoredStatefulSet;
   const errs = validateStatefulSet(input as never);
   const claims = claimStatefulSetPods(set, ownedBefore, o.orphans ?? []);
   const owned = claims.pods;

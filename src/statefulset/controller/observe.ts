@@ -10,7 +10,7 @@ import { podListQuery } from '../../workload/pod-list-query.js';
 import { orphanPods } from '../../workload/pod-claims.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
-import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StatefulSet } from '../types.js';
+import { POD_NAME_LABEL, STATEFULSET_API_VERSION, STATEFULSET_KIND, type StoredStatefulSet } from '../types.js';
 import { byController } from '../../kube/by-controller.js';
 
 export type Pvc = KubeObject & {
@@ -19,7 +19,7 @@ export type Pvc = KubeObject & {
 export type OwnerRef = { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean };
 
 export type StatefulSetObserved = {
-  sets: StatefulSet[];
+  sets: StoredStatefulSet[];
   /** Pods by the uid of the StatefulSet that controls them, whatever their labels (pod-claims.ts sorts them out). */
   podsByOwner: Map<string, Pod[]>;
   /** Pods no controller owns, which a StatefulSet adopts when they are its members and its selector matches. */
@@ -30,11 +30,11 @@ export type StatefulSetObserved = {
   budgets: PodUnavailableBudget[];
 };
 
-const inScope = (scope: Scope, set: StatefulSet) =>
+const inScope = (scope: Scope, set: StoredStatefulSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === set.metadata.name && (o.namespace ?? '') === set.metadata.namespace);
 
 export async function observeStatefulSets(kube: KubeReader, scope: Scope): Promise<StatefulSetObserved> {
-  const all = (await kube.list<KubeObject>(STATEFULSET_API_VERSION, STATEFULSET_KIND)).items as unknown as StatefulSet[];
+  const all = (await kube.list<KubeObject>(STATEFULSET_API_VERSION, STATEFULSET_KIND)).items as unknown as StoredStatefulSet[];
   const sets = all.filter((s) => inScope(scope, s) && !s.metadata.deletionTimestamp);
   if (!sets.length) return { sets, podsByOwner: new Map(), pvcs: new Map(), revisions: [], budgets: [] };
   const namespaces = [...new Set(sets.map((s) => s.metadata.namespace))];

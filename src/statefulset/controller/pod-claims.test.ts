@@ -3,13 +3,13 @@ import type { Plan, Write } from '../../reconcile/types.js';
 import type { Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import { planStatefulSetRevisions } from '../revisions.js';
-import type { StatefulSet } from '../types.js';
+import type { StoredStatefulSet } from '../types.js';
 import { decideStatefulSets } from './decide.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
-const set: StatefulSet = {
+const set: StoredStatefulSet = {
   metadata: { name: 'web', namespace: 'ns', uid: 'set-uid', generation: 1, resourceVersion: '5' },
-  spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, serviceName: 'web', template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } } } as StatefulSet['spec'],
+  spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, serviceName: 'web', template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1' }] } } } as StoredStatefulSet['spec'],
 };
 
 /** The revision the apps/v1 controller left: the same data bytes and name, orphaned when its set was deleted. */

@@ -9,9 +9,9 @@ import type { Pod } from '../../workload/pods.js';
 import { claimPods, type PodClaims } from '../../workload/pod-claims.js';
 import { controllerReference } from '../../kube/owner-reference.js';
 import { parentAndOrdinal } from '../ordinals.js';
-import { STATEFULSET_API_VERSION, STATEFULSET_KIND, type StatefulSet } from '../types.js';
+import { STATEFULSET_API_VERSION, STATEFULSET_KIND, type StoredStatefulSet } from '../types.js';
 
-export function claimStatefulSetPods(set: StatefulSet, owned: readonly Pod[], orphans: readonly Pod[]): PodClaims {
+export function claimStatefulSetPods(set: StoredStatefulSet, owned: readonly Pod[], orphans: readonly Pod[]): PodClaims {
   const members = orphans.filter((p) => parentAndOrdinal(p.metadata.name).parent === set.metadata.name);
   const ref = controllerReference(STATEFULSET_API_VERSION, STATEFULSET_KIND, set.metadata);
   return claimPods(set, owned, members, ref, `StatefulSet ${set.metadata.name}`);

@@ -14,11 +14,11 @@ import { lifecycleState } from '../../workload/lifecycle.js';
 import { isPodReadyCondition, podAvailability, type Pod } from '../../workload/pods.js';
 import type { ControllerRevision } from '../../workload/revisions.js';
 import type { OrdinalRange } from '../ordinals.js';
-import { REVISION_HASH_LABEL, statefulSetRef, type StatefulSet } from '../types.js';
+import { REVISION_HASH_LABEL, statefulSetRef, type StoredStatefulSet } from '../types.js';
 import type { Pvc } from './observe.js';
 
 export type StsRun = {
-  set: StatefulSet;
+  set: StoredStatefulSet;
   now: Date;
   gates: FeatureGates;
   budget: DisruptionBudget;
@@ -37,12 +37,12 @@ export type StsRun = {
   wakeMs?: number;
 };
 
-export const replicasOf = (set: StatefulSet): number => set.spec.replicas ?? 1;
+export const replicasOf = (set: StoredStatefulSet): number => set.spec.replicas ?? 1;
 /** OrderedReady (the default) is monotonic: one pod at a time, in order. */
-export const isMonotonic = (set: StatefulSet): boolean => set.spec.podManagementPolicy !== 'Parallel';
-export const rollingUpdateOf = (set: StatefulSet) => set.spec.updateStrategy?.rollingUpdate;
-export const minReadySecondsOf = (set: StatefulSet): number => rollingUpdateOf(set)?.minReadySeconds ?? 0;
-export const lifecycleOf = (set: StatefulSet): Lifecycle | undefined => set.spec.lifecycle as Lifecycle | undefined;
+export const isMonotonic = (set: StoredStatefulSet): boolean => set.spec.podManagementPolicy !== 'Parallel';
+export const rollingUpdateOf = (set: StoredStatefulSet) => set.spec.updateStrategy?.rollingUpdate;
+export const minReadySecondsOf = (set: StoredStatefulSet): number => rollingUpdateOf(set)?.minReadySeconds ?? 0;
+export const lifecycleOf = (set: StoredStatefulSet): Lifecycle | undefined => set.spec.lifecycle as Lifecycle | undefined;
 export const podRevision = (pod: Pod): string => pod.metadata.labels?.[REVISION_HASH_LABEL] ?? '';
 export const isUpdated = (run: StsRun, pod: Pod): boolean => podRevision(pod) === run.updateRevision;
 
@@ -53,7 +53,7 @@ export function maxUnavailableOf(v: IntOrString | undefined, replicas: number): 
 }
 
 /** scaleStrategy.maxUnavailable: undefined when unset (no throttle). */
-export function scaleMaxUnavailableOf(set: StatefulSet): number | undefined {
+export function scaleMaxUnavailableOf(set: StoredStatefulSet): number | undefined {
   const v = set.spec.scaleStrategy?.maxUnavailable;
   return v === undefined || v === null ? undefined : maxUnavailableOf(v, replicasOf(set));
 }

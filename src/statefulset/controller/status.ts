@@ -4,17 +4,18 @@
 // once every pod is updated and ready (RollingUpdate only). Pure.
 import { formatLabelSelector, type LabelSelector } from '../../kube/selectors.js';
 import type { Pod } from '../../workload/pods.js';
-import type { StatefulSetStatusFields } from '../types.js';
+import type { StatefulSetStatus } from '../../api/apps/statefulset.js';
 import { availability, isCreated, isRunningAndReady, isTerminating, podRevision, type StsRun } from './run.js';
 
-export type StatefulSetStatus = Required<Pick<StatefulSetStatusFields,
+/** The status fields this controller computes, all set. */
+export type ComputedStatus = Required<Pick<StatefulSetStatus,
   'observedGeneration' | 'replicas' | 'readyReplicas' | 'availableReplicas' | 'currentReplicas' | 'updatedReplicas' | 'updatedReadyReplicas' | 'updatedAvailableReplicas' | 'currentRevision' | 'updateRevision' | 'collisionCount' | 'labelSelector'>>;
 
 /** The fields compared to tell whether the stored status is stale (inconsistentStatus, plus the updated-ready counts). */
 export const STATUS_FIELDS = ['observedGeneration', 'replicas', 'readyReplicas', 'availableReplicas', 'currentReplicas', 'updatedReplicas', 'updatedReadyReplicas', 'updatedAvailableReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'labelSelector'] as const;
 
-export function statefulSetStatus(run: StsRun, pods: readonly Pod[], collisionCount: number): StatefulSetStatus {
-  const s: StatefulSetStatus = {
+export function statefulSetStatus(run: StsRun, pods: readonly Pod[], collisionCount: number): ComputedStatus {
+  const s: ComputedStatus = {
     observedGeneration: run.set.metadata.generation ?? 0,
     replicas: 0,
     readyReplicas: 0,
