@@ -1,0 +1,134 @@
+// `npm run bench:workloads [-- --only=statefulset,daemonset] [--replicas=N]`: our workload controllers against
+// their native counterparts on one local control plane (test/cluster: kube-apiserver, etcd,
+// kube-controller-manager, kube-scheduler; the fake kubelet makes pods ready and applies in-place
+// image changes), one section per workload, each with its own namespace and its own Node loop
+// process (running just that workload's reconciler, its API client counted):
+//   statefulset: a 30-replica image change, Advanced StatefulSet (Parallel, maxUnavailable 3,
+//                InPlaceIfPossible; the Node loop) against apps/v1 StatefulSet (OrderedReady;
+//                kube-controller-manager): wall time, writes per pod, pods recreated.
+//   daemonset:   an image change over 50 fake nodes, Advanced DaemonSet (InPlaceIfPossible,
+//                maxUnavailable 10%; the Node loop) against apps/v1 DaemonSet (same maxUnavailable).
+//   uniteddeployment: a template change through a UnitedDeployment of three Deployment subsets
+//                over 3 zones × 10 fake nodes (the Node loop, then kube-controller-manager) against
+//                three plain apps/v1 Deployments, one per zone, changed together.
+//   imagepulljob: one image pulled on 50 fake nodes, parallelism 5 (ImagePullJob, pull pods through
+//                each kubelet; the Node loop) against a client creating the same pull pods 5 at a time.
+// Ratios are against the native workload measured in the same run; goals are printed, never
+// asserted. A new section is one entry in SECTIONS. Loopback only; bounded; its own control plane
+// ("bench-workloads"), stopped at the end.
+import { K8S_VERSION } from '../../test/cluster/control-plane.js';
+import { codeUnderTest } from '../harness/code-under-test.js';
+import { bundleChildren, startLoop, type Bundles, type LoopChild } from '../cluster/children.js';
+import { deleteNamespaces, startBenchCluster, type BenchCluster } from '../cluster/cluster.js';
+import { STATEFULSET_NAMESPACE, measureStatefulSets } from './statefulset/rollout.js';
+import { statefulSetGoals, statefulSetLines } from './statefulset/report.js';
+import { UD_NAMESPACE, NODES_PER_ZONE as UD_NODES_PER_ZONE, PODS_PER_ZONE as UD_PODS_PER_ZONE, ZONES as UD_ZONES, measureUnitedDeployments, unitedDeploymentGoals, unitedDeploymentLines } from './uniteddeployment.js';
+import { IMAGEPULLJOB_NAMESPACE, NODES as IPJ_NODES, PARALLELISM as IPJ_PARALLELISM, imagePullJobSection } from './imagepulljob.js';
+import { DAEMONSET_NAMESPACE, MAX_UNAVAILABLE as DS_MAX_UNAVAILABLE, NODES as DS_NODES, daemonSetGoals, daemonSetLines, measureDaemonSets } from './daemonset.js';
+
+const CONTROL_PLANE = 'bench-workloads';
+const NODES = { count: 10, podsEach: 1_500 };
+const REPLICAS = Number(process.argv.find((a) => a.startsWith('--replicas='))?.slice('--replicas='.length) ?? 30);
+
+/** What a section hands back: its table, its goals (one clause each) and its figures for BENCH_JSON. */
+type SectionReport = { lines: string[]; goals: string[]; figures: unknown };
+
+type Section = {
+  title: string;
+  /** The reconcilers (by kind) its Node loop runs. */
+  kinds: string[];
+  /** Deleted after the section, so the next one has a quiet cluster. */
+  namespaces: string[];
+  measure(c: BenchCluster, loop: LoopChild, log: (m: string) => void): Promise<SectionReport>;
+};
+
+const SECTIONS: Record<string, Section> = {
+  statefulset: {
+    title: `StatefulSet: image change, ${REPLICAS} replicas (wall: spec change → every pod at the new image and Ready; status: → the StatefulSet's status says so)`,
+    kinds: ['StatefulSet'],
+    namespaces: [STATEFULSET_NAMESPACE],
+    async measure(c, loop, log) {
+      const r = await measureStatefulSets(c, loop, REPLICAS, log);
+      return { lines: statefulSetLines(r), goals: statefulSetGoals(r), figures: r };
+    },
+  },
+  daemonset: {
+    title: `DaemonSet: image change over ${DS_NODES} fake nodes, maxUnavailable ${DS_MAX_UNAVAILABLE} (wall: spec change → every node's pod at the new image and Ready; status: → the DaemonSet's status says so)`,
+    kinds: ['DaemonSet'],
+    namespaces: [DAEMONSET_NAMESPACE],
+    async measure(c, loop, log) {
+      const r = await measureDaemonSets(c, loop, log);
+      return { lines: daemonSetLines(r), goals: daemonSetGoals(r), figures: r };
+    },
+  },
+  uniteddeployment: {
+    title: `UnitedDeployment: template change, ${UD_ZONES.length} zones × ${UD_NODES_PER_ZONE} fake nodes, ${UD_PODS_PER_ZONE} pods per zone (wall: spec change → every pod at the new image and Ready)`,
+    kinds: ['UnitedDeployment'],
+    namespaces: [UD_NAMESPACE],
+    async measure(c, loop, log) {
+      const r = await measureUnitedDeployments(c, loop, log);
+      return { lines: unitedDeploymentLines(r), goals: unitedDeploymentGoals(r), figures: r };
+    },
+  },
+  imagepulljob: {
+    title: `ImagePullJob: one image on ${IPJ_NODES} fake nodes, parallelism ${IPJ_PARALLELISM} (wall: create → every node's imageID reported; status: → the job's status says completed)`,
+    kinds: ['ImagePullJob'],
+    namespaces: [IMAGEPULLJOB_NAMESPACE],
+    measure: (c, loop, log) => imagePullJobSection(c, loop, log),
+  },
+};
+
+/** `--only=statefulset,…`: measure just those sections. */
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const unknown = (ONLY ?? []).filter((n) => !(n in SECTIONS));
+if (unknown.length) throw new Error(`--only: no section ${unknown.join(', ')} (sections: ${Object.keys(SECTIONS).join(', ')})`);
+const chosen = Object.entries(SECTIONS).filter(([name]) => !ONLY || ONLY.includes(name));
+
+const started = performance.now();
+const log = (m: string) => process.stderr.write(`[bench:workloads ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`);
+
+type Outcome = { name: string; title: string; ok: true; report: SectionReport; loop: { runs: number; peakRssMb: number } } | { name: string; title: string; ok: false; error: string };
+
+async function runSection(c: BenchCluster, bundles: Bundles, name: string, s: Section): Promise<Outcome> {
+  let loop: LoopChild | undefined;
+  try {
+    loop = await startLoop(bundles.loop, c.cp.kubeconfig, log, s.kinds);
+    const report = await s.measure(c, loop, log);
+    const end = await loop.stop();
+    loop = undefined;
+    log(`${name}: the Node loop made ${end.runs} runs in all; its peak RSS ${end.peakRssMb.toFixed(0)} MB`);
+    return { name, title: s.title, ok: true, report, loop: { runs: end.runs, peakRssMb: end.peakRssMb } };
+  } catch (e) {
+    log(`${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return { name, title: s.title, ok: false, error: e instanceof Error ? e.message : String(e) };
+  } finally {
+    await loop?.stop().catch(() => undefined);
+    await deleteNamespaces(c.kube, s.namespaces).catch((e: unknown) => log(`${name}: deleting ${s.namespaces.join(', ')}: ${String(e)}`));
+  }
+}
+
+const CODE = codeUnderTest();
+const bundles = await bundleChildren();
+let cluster: BenchCluster | undefined;
+try {
+  log(`sections: ${chosen.map(([n]) => n).join(', ')}; replicas ${REPLICAS}; code: ${CODE}`);
+  const c = (cluster = await startBenchCluster(NODES, log, CONTROL_PLANE));
+  log(`control plane up, ${NODES.count} fake nodes (${NODES.podsEach} pods each)`);
+  const outcomes: Outcome[] = [];
+  for (const [name, s] of chosen) outcomes.push(await runSection(c, bundles, name, s));
+
+  const lines = [`kube-apiserver ${K8S_VERSION} + etcd + kube-controller-manager + kube-scheduler on this machine, fake kubelet; controller code: ${CODE}`];
+  outcomes.forEach((o, i) => {
+    lines.push('', `${i + 1}. ${o.title}`);
+    if (!o.ok) return void lines.push(`  failed: ${o.error}`);
+    lines.push(...o.report.lines, `  the Node loop process: ${o.loop.runs} runs in all, peak RSS ${o.loop.peakRssMb.toFixed(0)} MB`);
+  });
+  const goals = outcomes.flatMap((o) => (o.ok ? o.report.goals : [`${o.name}: failed (${o.error})`]));
+  lines.push('', `goals: ${goals.join('; ')}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const figures = Object.fromEntries(outcomes.map((o) => [o.name, o.ok ? { ...(o.report.figures as object), loop: o.loop } : { error: o.error }]));
+  console.log(`BENCH_JSON ${JSON.stringify({ scenario: 'workloads', code: CODE, replicas: REPLICAS, nodes: NODES, ...figures })}`);
+} finally {
+  await cluster?.close();
+  bundles.dispose();
+}
