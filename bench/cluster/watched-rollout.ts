@@ -16,6 +16,8 @@ const SETTLE_MS = 5_000;
 const PAUSE_LOG_MS = 10_000;
 
 export type WatchedRollout = RolloutResult & { progress: Progress; longestPause: { ms: number; after: number }; phases: { name: string; by: Actor; ms: number; pods: number }[];
+  /** Pod name → mark → ms after the spec change (each pod's steps, as the watch saw them). */
+  podMarks: Record<string, Record<string, number>>;
   /** The Node loop's runs in the window (ours): failed writes, time in runs, API requests (reads included). */
   failed?: number; busyMs?: number; apiCalls?: number };
 
@@ -60,8 +62,8 @@ function longestPause(doneMs: readonly number[]): { ms: number; after: number } 
   return best;
 }
 
-export async function rollOne(c: BenchCluster, loop: LoopChild, w: RolloutWorkload, replicas: number, log: (m: string) => void): Promise<WatchedRollout> {
-  const image = IMAGE(2);
+/** `image`: where to roll to (default IMAGE(2)). */
+export async function rollOne(c: BenchCluster, loop: LoopChild, w: RolloutWorkload, replicas: number, log: (m: string) => void, image = IMAGE(2)): Promise<WatchedRollout> {
   const watch = await watchRollout(c.kube, { namespace: w.namespace, app: w.app, replicas, image, workload: w.object, statusDone: w.statusDone, marks: w.marks });
   try {
     const s0 = await snapshot(c, loop);
@@ -93,6 +95,7 @@ export async function rollOne(c: BenchCluster, loop: LoopChild, w: RolloutWorklo
       attributed, scheduler: total(scheduler), kubelet: total(kubelet), apiserver: total(apiserver), loop: total(loopWrites),
       loopElsewhere: total(minus(s1.loop.byNamespace, s0.loop.byNamespace), (ns) => ns !== w.namespace && ns !== 'kruise-system'),
       progress: watch.progress, longestPause: longestPause(watch.progress.doneMs),
+      podMarks: Object.fromEntries(watch.marks),
       phases: phaseMedians(watch, w.marks).map((p) => ({ name: p.mark.name, by: p.mark.by, ms: p.ms, pods: p.pods })),
       ...(w.ours ? { runs: s1.loop.runs - s0.loop.runs, conflicts: s1.loop.conflicts - s0.loop.conflicts, failed: s1.loop.failed - s0.loop.failed, busyMs: s1.loop.busyMs - s0.loop.busyMs, apiCalls: s1.loop.apiCalls - s0.loop.apiCalls } : {}),
     };

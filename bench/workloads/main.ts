@@ -1,8 +1,13 @@
-// `npm run bench:workloads [-- --only=statefulset,daemonset] [--replicas=N]`: our workload controllers against
-// their native counterparts on one local control plane (test/cluster: kube-apiserver, etcd,
+// `npm run bench:workloads [-- --only=model,statefulset,…] [--replicas=N] [--pods=100 --nodes=50
+// --statefulset-pods=10 --profiles=light-cold,… --seed=1]`: our workload controllers against their
+// native counterparts on one local control plane (test/cluster: kube-apiserver, etcd,
 // kube-controller-manager, kube-scheduler; the fake kubelet makes pods ready and applies in-place
 // image changes), one section per workload, each with its own namespace and its own Node loop
-// process (running just that workload's reconciler, its API client counted):
+// process (running just that workload's reconciler, its API client counted). By default only
+// `model`, the figures on the kubelet model (the others ran on the instant kubelet):
+//   model:       figure groups 1 and 2 (bench/workloads/model/figures.ts): our in-place rollouts
+//                against their kubelet-bound ideal, and against Deployment / StatefulSet / DaemonSet,
+//                over --pods pods on --nodes fake nodes of a pool, per profile, the model printed.
 //   statefulset: a 30-replica image change, Advanced StatefulSet (Parallel, maxUnavailable 3,
 //                InPlaceIfPossible; the Node loop) against apps/v1 StatefulSet (OrderedReady;
 //                kube-controller-manager): wall time, writes per pod, pods recreated.
@@ -24,11 +29,19 @@ import { STATEFULSET_NAMESPACE, measureStatefulSets } from './statefulset/rollou
 import { statefulSetGoals, statefulSetLines } from './statefulset/report.js';
 import { UD_NAMESPACE, NODES_PER_ZONE as UD_NODES_PER_ZONE, PODS_PER_ZONE as UD_PODS_PER_ZONE, ZONES as UD_ZONES, measureUnitedDeployments, unitedDeploymentGoals, unitedDeploymentLines } from './uniteddeployment.js';
 import { IMAGEPULLJOB_NAMESPACE, NODES as IPJ_NODES, PARALLELISM as IPJ_PARALLELISM, imagePullJobSection } from './imagepulljob.js';
+import { PROFILES, costLines, measureProfile, modelGoals, nativeLines, overheadLines, poolNodes, POOL, type ProfileFigures } from './model/figures.js';
 import { DAEMONSET_NAMESPACE, MAX_UNAVAILABLE as DS_MAX_UNAVAILABLE, NODES as DS_NODES, daemonSetGoals, daemonSetLines, measureDaemonSets } from './daemonset.js';
 
 const CONTROL_PLANE = 'bench-workloads';
 const NODES = { count: 10, podsEach: 1_500 };
-const REPLICAS = Number(process.argv.find((a) => a.startsWith('--replicas='))?.slice('--replicas='.length) ?? 30);
+const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const REPLICAS = Number(flag('replicas') ?? 30);
+const MODEL = { pods: Number(flag('pods') ?? 100), nodes: Number(flag('nodes') ?? 50), statefulSetPods: Number(flag('statefulset-pods') ?? 10) };
+const SEED = Number(flag('seed') ?? 1);
+const PROFILE_NAMES = flag('profiles')?.split(',') ?? PROFILES.map((p) => p.name);
+const badProfiles = PROFILE_NAMES.filter((n) => !PROFILES.some((p) => p.name === n));
+if (badProfiles.length) throw new Error(`--profiles: no profile ${badProfiles.join(', ')} (profiles: ${PROFILES.map((p) => p.name).join(', ')})`);
+for (const [k, v] of Object.entries({ ...MODEL, seed: SEED })) if (!Number.isInteger(v) || v < 1) throw new Error(`--${k}: a positive integer, not ${String(v)}`);
 
 /** What a section hands back: its table, its goals (one clause each) and its figures for BENCH_JSON. */
 type SectionReport = { lines: string[]; goals: string[]; figures: unknown };
@@ -43,6 +56,29 @@ type Section = {
 };
 
 const SECTIONS: Record<string, Section> = {
+  model: {
+    title: `Kubelet model: ${MODEL.pods} pods (StatefulSets ${MODEL.statefulSetPods}) over ${MODEL.nodes} fake nodes; profiles ${PROFILE_NAMES.join(', ')}; seed ${SEED} (wall: spec change → every pod at the new image and Ready; ideal: the same strategy on the same model with zero controller latency)`,
+    kinds: ['CloneSet', 'StatefulSet', 'DaemonSet'],
+    namespaces: [],
+    async measure(c, loop, log) {
+      const nodes = poolNodes(MODEL.nodes);
+      await c.kubelet.addNodes(nodes.map((name) => ({ name, labels: { [POOL]: 'yes' }, taints: [{ key: POOL, value: 'yes', effect: 'NoSchedule' }] })));
+      const all: ProfileFigures[] = [];
+      try {
+        for (const name of PROFILE_NAMES) all.push(await measureProfile(c, loop, MODEL, PROFILES.find((p) => p.name === name)!, SEED, log));
+      } finally {
+        c.kubelet.useModel(undefined);
+        await c.kubelet.removeNodes(nodes).catch((e: unknown) => log(`removing the model's nodes: ${String(e)}`));
+      }
+      const lines = all.flatMap((f) => [
+        '', f.model, `  bring-up of every workload at v1: ${(f.bringUpMs / 1000).toFixed(1)} s`,
+        `  group 1, controller overhead (${f.profile}; ours on the Node loop; the Lambda path not measured here):`, ...overheadLines(f),
+        `  group 2, against the native controllers (${f.profile}; kube-controller-manager):`, ...nativeLines(f),
+        `  group 3 (partial), API-server cost per rollout (${f.profile}; requests: the Node loop's, reads included; kube-controller-manager's are not counted apart):`, ...costLines(f),
+      ]);
+      return { lines, goals: modelGoals(all), figures: { sizes: MODEL, seed: SEED, profiles: all } };
+    },
+  },
   statefulset: {
     title: `StatefulSet: image change, ${REPLICAS} replicas (wall: spec change → every pod at the new image and Ready; status: → the StatefulSet's status says so)`,
     kinds: ['StatefulSet'],
@@ -79,7 +115,7 @@ const SECTIONS: Record<string, Section> = {
 };
 
 /** `--only=statefulset,…`: measure just those sections. */
-const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ['model'];
 const unknown = (ONLY ?? []).filter((n) => !(n in SECTIONS));
 if (unknown.length) throw new Error(`--only: no section ${unknown.join(', ')} (sections: ${Object.keys(SECTIONS).join(', ')})`);
 const chosen = Object.entries(SECTIONS).filter(([name]) => !ONLY || ONLY.includes(name));
@@ -112,8 +148,10 @@ const bundles = await bundleChildren();
 let cluster: BenchCluster | undefined;
 try {
   log(`sections: ${chosen.map(([n]) => n).join(', ')}; replicas ${REPLICAS}; code: ${CODE}`);
-  const c = (cluster = await startBenchCluster(NODES, log, CONTROL_PLANE));
-  log(`control plane up, ${NODES.count} fake nodes (${NODES.podsEach} pods each)`);
+  // The model section brings its own pool of nodes; the others share these.
+  const nodes = chosen.some(([n]) => n !== 'model') ? NODES : { ...NODES, count: 0 };
+  const c = (cluster = await startBenchCluster(nodes, log, CONTROL_PLANE));
+  log(`control plane up, ${nodes.count} fake nodes (${nodes.podsEach} pods each)`);
   const outcomes: Outcome[] = [];
   for (const [name, s] of chosen) outcomes.push(await runSection(c, bundles, name, s));
 

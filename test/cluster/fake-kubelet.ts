@@ -131,9 +131,9 @@ export class FakeKubelet {
 
   /**
    * From now on, new pods, in-place restarts and terminations take the model's time (its draws
-   * keyed by pod, so a run repeats). Benchmarks only: tests keep the instant kubelet.
+   * keyed by pod, so a run repeats). Benchmarks only: tests keep the instant kubelet. `undefined`: instant again.
    */
-  useModel(model: KubeletModel): void {
+  useModel(model: KubeletModel | undefined): void {
     this.model = model;
   }
 

@@ -54,7 +54,7 @@ export function nativeStatefulSet(name: string, namespace: string, replicas: num
 type Status = { observedGeneration?: number; replicas?: number; readyReplicas?: number; updatedReplicas?: number; updatedReadyReplicas?: number; currentRevision?: string; updateRevision?: string };
 
 /** The StatefulSet's status reports every replica updated and ready at its current generation, the rollout complete. */
-function statusDone(got: KubeObject, replicas: number, ours: boolean): boolean {
+export function statefulSetStatusDone(got: KubeObject, replicas: number, ours: boolean): boolean {
   const s = (got.status ?? {}) as Status;
   if ((s.observedGeneration ?? 0) < ((got.metadata as { generation?: number } | undefined)?.generation ?? 0) || s.replicas !== replicas || s.readyReplicas !== replicas) return false;
   // apps/v1 (1.20) has no updatedReadyReplicas; its currentRevision moves once every pod is updated and ready.
@@ -68,8 +68,8 @@ export async function measureStatefulSets(c: BenchCluster, loop: LoopChild, repl
   await createNamespace(c.kube, STATEFULSET_NAMESPACE);
   const namespace = STATEFULSET_NAMESPACE;
   const workloads: RolloutWorkload[] = [
-    { object: nativeStatefulSet('native', namespace, replicas, IMAGE(1)), namespace, label: 'apps/v1 StatefulSet', controller: 'kube-controller-manager', app: 'native', ours: false, marks: RECREATE_MARKS, statusDone: (o) => statusDone(o, replicas, false) },
-    { object: advancedStatefulSet('advanced', namespace, replicas, IMAGE(1)), namespace, label: 'Advanced StatefulSet', controller: 'Node loop', app: 'advanced', ours: true, marks: IN_PLACE_MARKS, statusDone: (o) => statusDone(o, replicas, true) },
+    { object: nativeStatefulSet('native', namespace, replicas, IMAGE(1)), namespace, label: 'apps/v1 StatefulSet', controller: 'kube-controller-manager', app: 'native', ours: false, marks: RECREATE_MARKS, statusDone: (o) => statefulSetStatusDone(o, replicas, false) },
+    { object: advancedStatefulSet('advanced', namespace, replicas, IMAGE(1)), namespace, label: 'Advanced StatefulSet', controller: 'Node loop', app: 'advanced', ours: true, marks: IN_PLACE_MARKS, statusDone: (o) => statefulSetStatusDone(o, replicas, true) },
   ];
   return { replicas, ...(await bringUpAndRoll(c, loop, workloads, replicas, 'StatefulSet', log)) };
 }
