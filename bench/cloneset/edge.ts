@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { cloneSetFeature } from '../../src/cloneset/index.js';
+import type { Feature } from '../../src/feature.js';
 import { fetchTrustingCa } from '../../src/edge-state/ca-fetch.js';
 import type { EdgeTarget } from '../../src/edge-state/push.js';
 import { applyClusterSide } from '../../src/install/apply.js';
@@ -20,7 +21,8 @@ export type Edge = { worker: LocalWorker; clusterId: string; edge: EdgeTarget; e
 const ADMIN = 'bench-cloneset-admin';
 
 /** Starts a Worker, registers `clusterId` with it and points the CloneSet webhooks at it (replacing any earlier target). */
-export async function startEdge(cp: ControlPlane, kube: KubeHttp, name: string, bindings?: Record<string, string>): Promise<Edge> {
+/** `features`: whose webhooks point at it (default the CloneSet's). */
+export async function startEdge(cp: ControlPlane, kube: KubeHttp, name: string, bindings?: Record<string, string>, features: readonly Feature[] = [cloneSetFeature]): Promise<Edge> {
   const ca = readFileSync(cp.pki.caCert, 'utf8');
   const serving = issueServingCert(dirname(cp.pki.caCert), name, ['localhost'], ['127.0.0.1']);
   const tls = { cert: readFileSync(serving.cert, 'utf8'), key: readFileSync(serving.key, 'utf8') };
@@ -32,7 +34,7 @@ export async function startEdge(cp: ControlPlane, kube: KubeHttp, name: string, 
   const creds = (await res.json()) as { webhookSecret: string; syncToken: string };
   // The pod-status observer only feeds the Lambda path's change events: without them (the Node
   // loop watches pods itself) it is left out, as `install --node-loop` and `npm start` leave it out.
-  const all = webhookEndpoints([cloneSetFeature]);
+  const all = webhookEndpoints(features);
   const endpoints = bindings ? all : withoutPodStatusObserver(all);
   await applyClusterSide(kube, renderClusterSide({ baseUrl: worker.url, clusterId, secret: creds.webhookSecret, caBundle: ca, crds: [], endpoints }));
   return {

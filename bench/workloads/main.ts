@@ -29,6 +29,7 @@ import { STATEFULSET_NAMESPACE, measureStatefulSets } from './statefulset/rollou
 import { statefulSetGoals, statefulSetLines } from './statefulset/report.js';
 import { UD_NAMESPACE, NODES_PER_ZONE as UD_NODES_PER_ZONE, PODS_PER_ZONE as UD_PODS_PER_ZONE, ZONES as UD_ZONES, measureUnitedDeployments, unitedDeploymentGoals, unitedDeploymentLines } from './uniteddeployment.js';
 import { IMAGEPULLJOB_NAMESPACE, NODES as IPJ_NODES, PARALLELISM as IPJ_PARALLELISM, imagePullJobSection } from './imagepulljob.js';
+import { measureLambdaPath } from './model/lambda.js';
 import { PROFILES, costLines, measureProfile, modelGoals, nativeLines, overheadLines, poolNodes, POOL, type ProfileFigures } from './model/figures.js';
 import { DAEMONSET_NAMESPACE, MAX_UNAVAILABLE as DS_MAX_UNAVAILABLE, NODES as DS_NODES, daemonSetGoals, daemonSetLines, measureDaemonSets } from './daemonset.js';
 
@@ -38,8 +39,11 @@ const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=
 const REPLICAS = Number(flag('replicas') ?? 30);
 const MODEL = { pods: Number(flag('pods') ?? 100), nodes: Number(flag('nodes') ?? 50), statefulSetPods: Number(flag('statefulset-pods') ?? 10) };
 const SEED = Number(flag('seed') ?? 1);
+/** Group 1 on the Lambda stand-in: in this profile (`--lambda=none`: not measured). */
+const LAMBDA_PROFILE = flag('lambda') ?? 'light-prepulled';
 const PROFILE_NAMES = flag('profiles')?.split(',') ?? PROFILES.map((p) => p.name);
 const badProfiles = PROFILE_NAMES.filter((n) => !PROFILES.some((p) => p.name === n));
+if (LAMBDA_PROFILE !== 'none' && !PROFILES.some((p) => p.name === LAMBDA_PROFILE)) badProfiles.push(LAMBDA_PROFILE);
 if (badProfiles.length) throw new Error(`--profiles: no profile ${badProfiles.join(', ')} (profiles: ${PROFILES.map((p) => p.name).join(', ')})`);
 for (const [k, v] of Object.entries({ ...MODEL, seed: SEED })) if (!Number.isInteger(v) || v < 1) throw new Error(`--${k}: a positive integer, not ${String(v)}`);
 
@@ -66,13 +70,18 @@ const SECTIONS: Record<string, Section> = {
       const all: ProfileFigures[] = [];
       try {
         for (const name of PROFILE_NAMES) all.push(await measureProfile(c, loop, MODEL, PROFILES.find((p) => p.name === name)!, SEED, log));
+        // Last: it stops the Node loop and leaves webhooks pointing at a Worker that is gone.
+        if (LAMBDA_PROFILE !== 'none') all.push(await measureLambdaPath(c, loop, MODEL, PROFILES.find((p) => p.name === LAMBDA_PROFILE)!, SEED, log));
       } finally {
         c.kubelet.useModel(undefined);
         await c.kubelet.removeNodes(nodes).catch((e: unknown) => log(`removing the model's nodes: ${String(e)}`));
       }
-      const lines = all.flatMap((f) => [
+      const lines = all.flatMap((f) => f.profile.includes('Lambda') ? [
         '', f.model, `  bring-up of every workload at v1: ${(f.bringUpMs / 1000).toFixed(1)} s`,
-        `  group 1, controller overhead (${f.profile}; ours on the Node loop; the Lambda path not measured here):`, ...overheadLines(f),
+        `  group 1, controller overhead (${f.profile}):`, ...overheadLines(f),
+      ] : [
+        '', f.model, `  bring-up of every workload at v1: ${(f.bringUpMs / 1000).toFixed(1)} s`,
+        `  group 1, controller overhead (${f.profile}; ours on the Node loop):`, ...overheadLines(f),
         `  group 2, against the native controllers (${f.profile}; kube-controller-manager):`, ...nativeLines(f),
         `  group 3 (partial), API-server cost per rollout (${f.profile}; requests: the Node loop's, reads included; kube-controller-manager's are not counted apart):`, ...costLines(f),
       ]);
@@ -118,7 +127,8 @@ const SECTIONS: Record<string, Section> = {
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ['model'];
 const unknown = (ONLY ?? []).filter((n) => !(n in SECTIONS));
 if (unknown.length) throw new Error(`--only: no section ${unknown.join(', ')} (sections: ${Object.keys(SECTIONS).join(', ')})`);
-const chosen = Object.entries(SECTIONS).filter(([name]) => !ONLY || ONLY.includes(name));
+// The model section runs last (its Lambda part leaves the cluster's webhooks pointing at a Worker that is gone).
+const chosen = Object.entries(SECTIONS).filter(([name]) => !ONLY || ONLY.includes(name)).sort(([a], [b]) => Number(a === 'model') - Number(b === 'model'));
 
 const started = performance.now();
 const log = (m: string) => process.stderr.write(`[bench:workloads ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`);
