@@ -94,12 +94,18 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
         log(`${profile.name}: ${w.label} failed: ${String(e)}`);
       }
     };
-    for (const w of workloads) await roll(w, 2);
+    // Each workload goes once rolled (the Deployment after its second roll): the fake kubelet lists every pod on each pass.
+    const retire = (app: string) => c.kube.delete(objects.get(app)! as KubeObject).catch((e: unknown) => log(`deleting ${app}: ${String(e)}`));
+    for (const w of workloads) {
+      await roll(w, 2);
+      if (w.app !== 'deployment') await retire(w.app);
+    }
     if (path.name !== 'node') return { profile: `${profile.name}, ${path.controller}`, model: model.describe(), bringUpMs, rollouts };
     const zeroSurge = deployment(sizes, 0);
     await c.kube.patch(objects.get('deployment')! as KubeObject, { spec: { strategy: { rollingUpdate: { maxSurge: 0 } } } }, 'merge');
     await sleep(1_000);
     await roll(zeroSurge, 3);
+    await retire('deployment');
     return { profile: profile.name, model: model.describe(), bringUpMs, rollouts };
   } finally {
     await deleteNamespaces(c.kube, [namespace]).catch((e: unknown) => log(`deleting ${namespace}: ${String(e)}`));

@@ -20,7 +20,8 @@ export async function measureLambdaPath(c: BenchCluster, loop: LoopChild, sizes:
   const last = await loop.stop();
   const stopped: LoopChild = { pid: 0, snapshot: async () => last, stop: async () => last };
   const lambda = await startLambdaPath();
-  const edge = await startEdge(c.cp, c.kube, 'bench-model-edge', lambda.bindings, [cloneSetFeature, statefulSetFeature, daemonSetFeature]);
+  // Admission lines stay off the report (stdout); warnings still show.
+  const edge = await startEdge(c.cp, c.kube, 'bench-model-edge', { ...lambda.bindings, KS_LOG_LEVEL: 'warn' }, [cloneSetFeature, statefulSetFeature, daemonSetFeature]);
   const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(c.cp.kubeconfig));
   try {
     await lambda.attach({ clusterId: edge.clusterId, kube, edge: edge.edge });
