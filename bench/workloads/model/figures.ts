@@ -30,6 +30,8 @@ export type Rollout = {
   workload: string; controller: string; ours: boolean; pods: number; wallMs?: number; idealMs?: number; readyToWriteMs?: number[]; error?: string;
   /** Group 3 (partial): the controller's writes, the Node loop's API requests (reads included; ours only), kube-apiserver CPU over the rollout and its settling. */
   writes?: number; apiCalls?: number; apiserverCpuMs?: number;
+  /** Each step of a pod's update, median ms from the step before, and who takes it. */
+  phases?: { name: string; by: string; ms: number }[];
 };
 export type ProfileFigures = { profile: string; model: string; bringUpMs: number; rollouts: Rollout[] };
 
@@ -87,7 +89,7 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
         const cost = { writes: total(r.writes), ...(r.apiCalls !== undefined ? { apiCalls: r.apiCalls } : {}), ...(cpu0 !== undefined && cpu1 !== undefined ? { apiserverCpuMs: cpu1 - cpu0 } : {}) };
         const idealMs = w.ideal(new KubeletModel(options), before, image);
         const readyToWriteMs = w.ours ? readyToNextWrite(r.podMarks, w.marks[0]!.name, 'Ready', w.window) : undefined;
-        rollouts.push({ workload: w.label, controller: w.controller, ours: w.ours, pods: w.replicas, wallMs: r.wallMs, idealMs, ...(readyToWriteMs ? { readyToWriteMs } : {}), ...cost });
+        rollouts.push({ workload: w.label, controller: w.controller, ours: w.ours, pods: w.replicas, wallMs: r.wallMs, idealMs, ...(readyToWriteMs ? { readyToWriteMs } : {}), ...cost, phases: r.phases.map(({ name, by, ms }) => ({ name, by, ms })) });
         log(`${profile.name}: ${w.label} ${(r.wallMs / 1000).toFixed(1)} s, ideal ${(idealMs / 1000).toFixed(1)} s`);
       } catch (e) {
         rollouts.push({ workload: w.label, controller: w.controller, ours: w.ours, pods: w.replicas, error: e instanceof Error ? e.message : String(e) });
@@ -126,6 +128,8 @@ export function overheadLines(f: ProfileFigures): string[] {
     ...rows.map((r) => r.error
       ? `  ${r.workload.padEnd(40)} failed: ${r.error}`
       : `  ${r.workload.padEnd(40)} ${String(r.pods).padStart(5)} ${s1(r.wallMs).padStart(7)} ${s1(r.idealMs).padStart(8)} ${x2(ratio(r.wallMs, r.idealMs)).padStart(9)}   ${ms0(percentile(r.readyToWriteMs ?? [], 0.5))} / ${ms0(percentile(r.readyToWriteMs ?? [], 0.99))} (${r.readyToWriteMs?.length ?? 0})`),
+    '  per pod, median ms from the step before (who takes it):',
+    ...rows.filter((r) => r.phases).map((r) => `    ${r.workload}: ${r.phases!.map((p) => `${p.name} +${p.ms.toFixed(0)} (${p.by})`).join(', ')}`),
   ];
 }
 
