@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'functions/**/*.test.ts', 'scripts/**/*.test.ts', 'infra/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'functions/**/*.test.ts', 'scripts/**/*.test.ts', 'infra/**/*.test.ts', 'test/cluster/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
       },

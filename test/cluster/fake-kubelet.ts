@@ -4,10 +4,13 @@
 // fail a container, complete a pod, or let it "restart" a container after an in-place image
 // change; refuse to pull some images (ErrImagePull, then ImagePullBackOff, as a kubelet reports a
 // pull that fails), or let containers running a given command exit at once. Pods being deleted are finalised (as the kubelet does after graceful termination).
+// Opt-in (`useModel`, benchmarks): a kubelet model (kubelet-model.ts) makes pods, in-place
+// restarts and terminations take what a real kubelet takes; without it everything is instant.
 import { createHash } from 'node:crypto';
 import type { V1ContainerStatus, V1Pod, V1PodCondition, V1Taint } from '@kubernetes/client-node';
 import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../src/kube/errors.js';
+import type { KubeletModel, PodTimeline } from './kubelet-model.js';
 
 export type FakeNode = {
   name: string;
@@ -45,6 +48,13 @@ export class FakeKubelet {
   private readonly imageReports = new Map<string, { image?: string; imageID?: string }>();
   /** The spec image each container was started from (containerID → image). */
   private readonly startedFrom = new Map<string, string>();
+  private model: KubeletModel | undefined;
+  /** With a model: each pod's start (pod key/uid → timeline), each container's restart, each deletion's end. */
+  private readonly podStarts = new Map<string, PodTimeline>();
+  private readonly restarts = new Map<string, PodTimeline & { image: string }>();
+  private readonly goneAt = new Map<string, number>();
+  /** With a model: when each container (pod/container) first passes its readiness probe. */
+  private readonly readyAt = new Map<string, number>();
   errors: unknown[] = [];
 
   constructor(private readonly kube: KubeHttp, private readonly pollMs = 150) {}
@@ -117,6 +127,14 @@ export class FakeKubelet {
     this.timer = undefined;
     if (t) clearTimeout(t);
     await this.ticking;
+  }
+
+  /**
+   * From now on, new pods, in-place restarts and terminations take the model's time (its draws
+   * keyed by pod, so a run repeats). Benchmarks only: tests keep the instant kubelet. `undefined`: instant again.
+   */
+  useModel(model: KubeletModel | undefined): void {
+    this.model = model;
   }
 
   /** Readiness probe result for every container of the pod. */
@@ -198,6 +216,14 @@ export class FakeKubelet {
     const namespace = pod.metadata?.namespace ?? 'default';
     const name = pod.metadata?.name ?? '';
     if (pod.metadata?.deletionTimestamp) {
+      if (this.model) {
+        const podKey = `${namespace}/${name}/${pod.metadata.uid ?? ''}`;
+        let gone = this.goneAt.get(podKey);
+        if (gone === undefined) this.goneAt.set(podKey, (gone = this.model.terminate(podKey, Date.now())));
+        if (Date.now() < gone) return;
+        this.goneAt.delete(podKey);
+        this.podStarts.delete(podKey);
+      }
       await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace } }, { gracePeriodSeconds: 0 });
       this.overrides.delete(`${namespace}/${name}`);
       return;
@@ -215,6 +241,8 @@ export class FakeKubelet {
     const startedAt = prev.startTime ?? now;
     const containers = pod.spec?.containers ?? [];
     const completed = o.completed;
+    const creating = this.modelCreating(pod, key, now.getTime());
+    if (creating) return creating;
     const statuses: V1ContainerStatus[] = containers.map((c) => {
       const before = prev.containerStatuses?.find((s) => s.name === c.name);
       const image = c.image ?? '';
@@ -239,6 +267,8 @@ export class FakeKubelet {
       const ranFrom = (before?.containerID && this.startedFrom.get(before.containerID)) || before?.image;
       // An in-place image change: the kubelet kills the container and starts the new image.
       if (before && ranFrom !== image) {
+        const restarting = this.modelRestarting(pod, `${key}/${c.name}`, image, restartCount + 1, now.getTime());
+        if (restarting) return { ...before, ready: false, started: false, state: { waiting: { reason: 'ContainerCreating' } } };
         this.restartedAt.set(`${key}/${c.name}`, now.getTime());
         restartCount += 1;
         lastState = { terminated: { exitCode: 0, reason: 'Completed', startedAt: before.state?.running?.startedAt ?? startedAt, finishedAt: now } };
@@ -291,7 +321,8 @@ export class FakeKubelet {
         ...(reason && !ok ? { reason } : {}),
       } as V1PodCondition;
     };
-    const pullFailed = statuses.some((s) => s.state?.waiting);
+    // A container being created again (an in-place restart under a model) leaves the pod Running.
+    const pullFailed = statuses.some((s) => s.state?.waiting && s.state.waiting.reason !== 'ContainerCreating');
     const allExited = statuses.length > 0 && statuses.every((s) => s.state?.terminated?.exitCode === 0) && statuses.every((s) => this.exitingCommands.has(containers.find((c) => c.name === s.name)?.command?.[0] ?? ''));
     const phase = completed !== undefined ? (completed === 0 ? 'Succeeded' : 'Failed') : pullFailed ? 'Pending' : allExited ? 'Succeeded' : 'Running';
     const ip = this.podIp(key);
@@ -314,7 +345,49 @@ export class FakeKubelet {
     };
   }
 
+  /**
+   * With a model, a pod the kubelet has not yet started: its start drawn once (volumes, sandbox,
+   * pulls, start, PLEG), and until then the Pending status of a pod whose containers are being
+   * created. Undefined once it runs (or without a model).
+   */
+  private modelCreating(pod: V1Pod, key: string, now: number): NonNullable<V1Pod['status']> | undefined {
+    if (!this.model) return undefined;
+    const podKey = `${key}/${pod.metadata?.uid ?? ''}`;
+    let start = this.podStarts.get(podKey);
+    if (!start) {
+      const containers = pod.spec?.containers ?? [];
+      start = this.model.newPod(pod.spec?.nodeName ?? '', containers.map((c) => c.image ?? ''), podKey, now);
+      this.podStarts.set(podKey, start);
+      for (const c of containers) this.readyAt.set(`${key}/${c.name}`, start.readyAt);
+    }
+    if (now >= start.runningAt) return undefined;
+    const at = pod.status?.startTime ?? new Date(now);
+    const cond = (type: string, status: boolean, reason?: string): V1PodCondition => ({ type, status: status ? 'True' : 'False', lastTransitionTime: at, ...(reason ? { reason } : {}) }) as V1PodCondition;
+    return {
+      phase: 'Pending',
+      conditions: [cond('Initialized', true), cond('Ready', false, 'ContainersNotReady'), cond('ContainersReady', false, 'ContainersNotReady'), cond('PodScheduled', true)],
+      hostIP: `192.0.2.${[...this.nodes.keys()].indexOf(pod.spec?.nodeName ?? '') + 1}`,
+      startTime: at,
+      containerStatuses: (pod.spec?.containers ?? []).map((c) => ({ name: c.name, image: c.image ?? '', imageID: '', ready: false, started: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } })),
+      qosClass: pod.status?.qosClass ?? 'BestEffort',
+    };
+  }
+
+  /** With a model, whether an in-place restart to `image` is still under way (its timeline drawn once). */
+  private modelRestarting(pod: V1Pod, container: string, image: string, restart: number, now: number): boolean {
+    if (!this.model) return false;
+    let r = this.restarts.get(container);
+    if (!r || r.image !== image) {
+      r = { image, ...this.model.restart(pod.spec?.nodeName ?? '', [image], `${container}/${restart}`, now) };
+      this.restarts.set(container, r);
+      this.readyAt.set(container, r.readyAt);
+    }
+    return now < r.runningAt;
+  }
+
   private warmingUp(container: string, now: number): boolean {
+    const modelReady = this.model ? this.readyAt.get(container) : undefined;
+    if (modelReady !== undefined && now < modelReady) return true;
     const at = this.restartedAt.get(container);
     return at !== undefined && now - at < this.restartReadyDelayMs;
   }
