@@ -6,7 +6,8 @@
 // it matches, we reject it instead (§8); each such place says so.
 import type { V1ControllerRevision } from '@kubernetes/client-node';
 import type { FieldError } from '../kube/field-errors.js';
-import { unsupportedFieldErrors } from './unsupported.js';
+import { goRegExp } from './go-regexp.js';
+import { initResourcesPolicyErrors, resourcesPolicyErrors } from './resources-policy-validation.js';
 import { validatePodParts, splitSubscriptedPath } from '../kube/pod-validation.js';
 import {
   NEGATIVE_ERROR,
@@ -240,6 +241,7 @@ const PLACEHOLDER_CONTAINER = { name: 'test', image: 'busybox', imagePullPolicy:
 
 function validateContainers(spec: Obj): FieldError[] {
   const errs: FieldError[] = [];
+  for (const [i, c] of objects(spec.initContainers).entries()) errs.push(...initResourcesPolicyErrors(c, `spec[${i}].resourcesPolicy`));
   const containers = objects(spec.containers);
   for (const [i, c] of containers.entries()) {
     const policy = str(c.podInjectPolicy);
@@ -250,7 +252,7 @@ function validateContainers(spec: Obj): FieldError[] {
     if (share !== 'enabled' && share !== 'disabled') {
       errs.push({ field: 'spec.container.shareVolumePolicy', type: 'Invalid', goValue: `v1alpha1.ShareVolumePolicy{Type:${JSON.stringify(share)}}`, detail: 'unsupported share volume policy' });
     }
-    errs.push(...validateTransferEnv(c.transferEnv, `spec[${i}].transferEnv.fieldRef`));
+    errs.push(...validateTransferEnv(c.transferEnv, `spec[${i}].transferEnv.fieldRef`), ...resourcesPolicyErrors(c, `spec[${i}].resourcesPolicy`));
   }
   errs.push(
     ...validatePodParts({
@@ -291,12 +293,6 @@ export function parsePatchMetadataWhitelist(data: Readonly<Record<string, string
     return { error: `invalid ${PATCH_POD_METADATA_WHITELIST_KEY} in ConfigMap kruise-configuration: expected {"rules":[…]}` };
   }
   return { found: true, whitelist: value as PatchMetadataWhitelist };
-}
-
-/** A Go (RE2) regexp as a JS RegExp; leading inline flags like `(?i)` become JS flags. */
-function goRegExp(expr: string): RegExp {
-  const flags = /^\(\?([ims]+)\)/.exec(expr);
-  return flags ? new RegExp(expr.slice(flags[0].length), flags[1]) : new RegExp(expr);
 }
 
 /** ValidateSidecarSetPatchMetadataWhitelist: the error text, or undefined when allowed. */
@@ -523,7 +519,7 @@ function validateConflicts(s: SidecarSet, ctx: SidecarSetValidationContext): Fie
 
 /** Every problem with `s` (§2.3), in OpenKruise's order; conflicts are only checked when the rest is valid. */
 export function validateSidecarSet(s: SidecarSet, ctx: SidecarSetValidationContext): FieldError[] {
-  const errs = [...validateMeta(isRecord(s.metadata) ? (s.metadata as Obj) : {}, 'metadata'), ...validateSpec(s, ctx), ...unsupportedFieldErrors(s.spec)];
+  const errs = [...validateMeta(isRecord(s.metadata) ? (s.metadata as Obj) : {}, 'metadata'), ...validateSpec(s, ctx)];
   if (ctx.oldSet) errs.push(...validateUpdate(s, ctx.oldSet));
   if (errs.length > 0) return errs;
   return validateConflicts(s, ctx);
