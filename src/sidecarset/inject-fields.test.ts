@@ -154,7 +154,7 @@ describe('shareVolumeDevicePolicy', () => {
   it('a shared volume mount is skipped where the sidecar maps a device at that path (MergeVolumeMounts)', () => {
     const s = set('mix', { containers: [{ name: 'agent', image: 'a:1', shareVolumePolicy: { type: 'enabled' }, volumeDevices: [{ name: 'disk', devicePath: '/logs' }] } as never] });
     const p = pod({ containers: [{ name: 'main', image: 'app:1', volumeMounts: [{ name: 'l', mountPath: '/logs' }, { name: 'd', mountPath: '/data' }] }] });
-    expect(inject(p, [s]).spec?.containers?.find((c) => c.name === 'agent')?.volumeMounts?.map((m) => m.mountPath)).toEqual(['/data']);
+    expect((inject(p, [s]).spec?.containers?.find((c) => c.name === 'agent')?.volumeMounts as { mountPath: string }[] | undefined)?.map((m) => m.mountPath)).toEqual(['/data']);
   });
 });
 

@@ -44,6 +44,14 @@ export const ShareVolumePolicy = Type.Object({
   ),
 });
 
+export const ShareVolumeDevicePolicy = Type.Object({
+  type: opt(
+    openString<ShareVolumePolicyType>({
+      description: "enabled: the sidecar also maps every volume device of the pod's own containers; disabled (default): it does not.",
+    }),
+  ),
+});
+
 export const SourceContainerNameSource = Type.Object({
   fieldRef: opt(
     core<V1ObjectFieldSelector>('io.k8s.api.core.v1.ObjectFieldSelector', {
@@ -118,7 +126,7 @@ export const SidecarContainerExtras = Type.Object({
     }),
   ),
   shareVolumeDevicePolicy: opt(
-    Type.Composite([ShareVolumePolicy], {
+    Type.Composite([ShareVolumeDevicePolicy], {
       description: "Whether the sidecar shares the volume devices of the pod's other (non-injected) containers.",
     }),
   ),
