@@ -153,6 +153,13 @@ describe('validateSidecarSet', () => {
     ['transferEnv from an annotation, case-insensitive', sc((s) => (s.containers[0].transferEnv = [{ envName: 'X', sourceContainerNameFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['Example.com/Key']" } } }])), []],
     ['a HotUpgrade sidecar without empty image (§8: OpenKruise would break every pod)', sc((s) => (s.containers[0].upgradeStrategy = { upgradeType: 'HotUpgrade' })),
       ['spec.containers[0].upgradeStrategy.hotUpgradeEmptyImage: Required value: a HotUpgrade sidecar needs an empty image for its idle copy; without one every pod it is injected into is rejected']],
+    ['a HotUpgrade native sidecar init container without empty image (paired like a container)', sc((s) => {
+      s.updateStrategy.type = 'NotUpdate';
+      s.initContainers = [
+        { name: 'plain', image: 'busybox:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', upgradeStrategy: { upgradeType: 'HotUpgrade' } },
+        { name: 'native', image: 'busybox:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', restartPolicy: 'Always', upgradeStrategy: { upgradeType: 'HotUpgrade' } },
+      ];
+    }), ['spec.initContainers[1].upgradeStrategy.hotUpgradeEmptyImage: Required value: a HotUpgrade sidecar needs an empty image for its idle copy; without one every pod it is injected into is rejected']],
 
     // ---- Kubernetes pod validation of containers and volumes
     ['a container without image', sc((s) => delete s.containers[0].image), ['spec.containers[0].image: Required value']],

@@ -263,11 +263,16 @@ function validateContainers(spec: Obj): FieldError[] {
   );
   // §2.4.7/§8: OpenKruise accepts a HotUpgrade sidecar without hotUpgradeEmptyImage, and then
   // injects a container without image into every matching pod, which the API server rejects.
-  for (const [i, c] of containers.entries()) {
+  // A native sidecar init container with HotUpgrade is paired the same way.
+  const paired = [
+    ...objects(spec.initContainers).map((c, i) => ({ c, at: `spec.initContainers[${i}]` })).filter(({ c }) => isNativeSidecar(c)),
+    ...containers.map((c, i) => ({ c, at: `spec.containers[${i}]` })),
+  ];
+  for (const { c, at } of paired) {
     const upgrade = isRecord(c.upgradeStrategy) ? c.upgradeStrategy : {};
     if (upgrade.upgradeType === 'HotUpgrade' && !str(upgrade.hotUpgradeEmptyImage)) {
       errs.push({
-        field: `spec.containers[${i}].upgradeStrategy.hotUpgradeEmptyImage`,
+        field: `${at}.upgradeStrategy.hotUpgradeEmptyImage`,
         type: 'Required',
         detail: 'a HotUpgrade sidecar needs an empty image for its idle copy; without one every pod it is injected into is rejected',
       });
