@@ -58,6 +58,10 @@ describe('resourcesPolicy expressions (OpenKruise calculator test vectors)', () 
     expect(evalText(expr, { cpu: { number: 1 } })).toEqual({ error });
   });
 
+  it('an absurdly nested expression is an error, not a crash', () => {
+    expect(evalText(`${'('.repeat(100_000)}1${')'.repeat(100_000)}`)).toEqual({ error: 'expression nested too deeply' });
+  });
+
   it('numbers OpenKruise cannot read count as 0, as Go ignores the parse error', () => {
     expect(evalText('2x + 1')).toBe('1');
   });

@@ -318,6 +318,8 @@ export function evaluateExpression(input: string, variables: Readonly<Record<str
   try {
     value = evaluator.parseInput();
   } catch (e) {
+    // Go's parser stack grows without bound; ours is the call stack, so say so rather than crash.
+    if (e instanceof RangeError) return { error: 'expression nested too deeply' };
     if (!(e instanceof SyntaxError_)) throw e;
     return { error: evaluator.lastError ?? evaluator.syntaxError() };
   }
