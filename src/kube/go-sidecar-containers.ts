@@ -6,12 +6,21 @@ import { CONTAINER } from './go-pod-template-types.js';
 
 const ObjectFieldSelector: StructDef = [['apiVersion', S, true], ['fieldPath', S, false]];
 
-/** corev1.Container, then the fields SidecarContainer adds. */
+const ResourceExprs: StructDef = [['cpu', S, true], ['memory', S, true]];
+const ResourcesPolicy: StructDef = [
+  ['targetContainersMode', S, false],
+  ['targetContainersNameRegex', S, true],
+  ['resourcesExpr', struct([['limits', ptr(struct(ResourceExprs)), true], ['requests', ptr(struct(ResourceExprs)), true]]), false],
+];
+
+/** corev1.Container, then the fields SidecarContainer adds (OpenKruise 1.9's order). */
 export const SidecarContainer: StructDef = [
   ...CONTAINER,
   ['podInjectPolicy', S, true],
   ['upgradeStrategy', struct([['upgradeType', S, true], ['hotUpgradeEmptyImage', S, true]]), true],
   ['shareVolumePolicy', struct([['type', S, true]]), true],
+  // A pointer, so a set without it keeps the hash it had before OpenKruise added the field.
+  ['shareVolumeDevicePolicy', ptr(struct([['type', S, true]])), true],
   [
     'transferEnv',
     list(
@@ -24,6 +33,7 @@ export const SidecarContainer: StructDef = [
     ),
     true,
   ],
+  ['resourcesPolicy', ptr(struct(ResourcesPolicy)), true],
 ];
 
 /** A list of SidecarContainers exactly as Go's json.Marshal writes `[]SidecarContainer` (nil → null). */

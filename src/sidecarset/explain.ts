@@ -38,7 +38,7 @@ export function makeSidecarSetExplainer(opts: InjectionOptions = {}): Explainer 
     const sets = decision.results.map((r) => ({ sidecarSet: r.set, injected: r.matched && !r.error, reason: r.reason, ...(r.revisionReason ? { revision: r.revisionReason } : {}) }));
     const base = { namespace: decision.namespace, namespaceLabels: plan.namespaceLabels.get(decision.namespace) ?? null, state: stateInfo, sets };
     if (decision.kind === 'error') return { status: 200, body: { ...base, injected: [], error: `pod creation would fail: ${decision.message}` } };
-    const result = injectSidecarSets(input.pod, decision.sets, new Date(ctx.now), decision.namespace);
+    const result = injectSidecarSets(input.pod, decision.sets, new Date(ctx.now), decision.namespace, { sortContainersByName: opts.sortSidecarContainersByName ?? false });
     if ('error' in result) return { status: 200, body: { ...base, injected: [], error: `pod creation would fail: ${result.error}` } };
     const injected = decision.sets.map((s) => s.metadata?.name ?? '');
     return {

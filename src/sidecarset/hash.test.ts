@@ -41,6 +41,17 @@ describe('OpenKruise hash vectors', () => {
     expect(await sidecarSetHash(b)).not.toBe(await sidecarSetHash(a));
   });
 
+  it('shareVolumeDevicePolicy and resourcesPolicy are hashed in Go field order, absent when unset', () => {
+    const c = { name: 'a', image: 'x', transferEnv: [{ envName: 'E', sourceContainerName: 'main' }], shareVolumeDevicePolicy: { type: 'enabled' },
+      resourcesPolicy: { resourcesExpr: { requests: { memory: 'memory' }, limits: { cpu: 'cpu*50%' } }, targetContainersNameRegex: '.*', targetContainersMode: 'sum' } };
+    expect(hashInput(set({ containers: [c] }))).toBe(
+      '{"containers":[{"name":"a","image":"x","resources":{},"upgradeStrategy":{},"shareVolumePolicy":{},"shareVolumeDevicePolicy":{"type":"enabled"},' +
+        '"transferEnv":[{"sourceContainerName":"main","envName":"E"}],' +
+        '"resourcesPolicy":{"targetContainersMode":"sum","targetContainersNameRegex":".*","resourcesExpr":{"limits":{"cpu":"cpu*50%"},"requests":{"memory":"memory"}}}}]}',
+    );
+    expect(hashInput(set({ containers: [{ name: 'a', image: 'x' }] }))).toBe('{"containers":[{"name":"a","image":"x","resources":{},"upgradeStrategy":{},"shareVolumePolicy":{}}]}');
+  });
+
   it('no containers hashes {"containers":null}', () => {
     expect(hashInput(set({}))).toBe('{"containers":null}');
   });

@@ -12,7 +12,7 @@ import {
   type HashEntry,
 } from './controller/annotations.js';
 import { rfc3339, type Container } from '../workload/pods.js';
-import { appendMissing, buildSidecars, type BuiltSidecar, type PodMetaLike, type PodSpecLike, type Volume } from './sidecars.js';
+import { appendMissing, buildSidecars, type BuildContext, type BuiltSidecar, type PodMetaLike, type PodSpecLike, type Volume } from './sidecars.js';
 import { HASH_ANNOTATION, HASH_WITHOUT_IMAGE_ANNOTATION, WORKING_HOTUPGRADE_CONTAINER_ANNOTATION, type SidecarSet } from './types.js';
 import { INJECTED_LIST_ANNOTATION } from '../workload/sidecar-update-state.js';
 
@@ -85,11 +85,27 @@ function hashEntry(set: SidecarSet, stamp: string, annotation: string, withRevis
   };
 }
 
+/** The names in every matched set's initContainers and containers (getTargetContainers' exclusions). */
+function injectedNames(sets: readonly SidecarSet[]): Set<string> {
+  return new Set(sets.flatMap((s) => [...(s.spec?.initContainers ?? []), ...(s.spec?.containers ?? [])].map((c) => c.name)));
+}
+
+export type InjectOptions = {
+  /** Feature gate EnableSortSidecarContainerByName: injected containers sorted by name (init containers always are). */
+  sortContainersByName?: boolean;
+};
+
+const byName = (a: { sidecar: BuiltSidecar }, b: { sidecar: BuiltSidecar }) => {
+  const x = a.sidecar.container.name;
+  const y = b.sidecar.container.name;
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
 /**
  * The pod with `sets` injected, in the given order. `namespace` names the pod in error messages.
  * No sets ⇒ the pod unchanged.
  */
-export function injectSidecarSets<P extends object>(pod: P, sets: readonly SidecarSet[], now: Date, namespace: string): InjectResult<P> {
+export function injectSidecarSets<P extends object>(pod: P, sets: readonly SidecarSet[], now: Date, namespace: string, opts: InjectOptions = {}): InjectResult<P> {
   if (sets.length === 0) return { pod };
   // The request is read-only and shared: copy only the objects whose fields are reassigned below
   // (every list and the annotations get new arrays and objects); the rest is shared with it.
@@ -111,8 +127,9 @@ export function injectSidecarSets<P extends object>(pod: P, sets: readonly Sidec
   const hashesWithoutImage = podHashEntries(annotations, HASH_WITHOUT_IMAGE_ANNOTATION, who, stamp);
   if ('error' in hashesWithoutImage) return hashesWithoutImage;
 
-  // Every set builds from the pod as the client sent it (metadata patches aside), as OpenKruise does.
-  const source = { spec: from.spec ?? {}, meta: { labels: meta.labels ?? {}, annotations } };
+  // Every set builds from the pod as the client sent it (metadata patches aside), as OpenKruise does;
+  // resourcesPolicy never sizes from a container any matched set injects.
+  const context: BuildContext = { pod: from.spec ?? {}, meta: { labels: meta.labels ?? {}, annotations }, injectedNames: injectedNames(sets) };
   const inits: { sidecar: BuiltSidecar; set: string }[] = [];
   const containers: { sidecar: BuiltSidecar; set: string }[] = [];
   const volumes: Volume[] = [];
@@ -120,7 +137,8 @@ export function injectSidecarSets<P extends object>(pod: P, sets: readonly Sidec
   let working = workingHotUpgradeContainers(annotations);
   for (const set of sets) {
     const name = set.metadata?.name ?? '';
-    const built = buildSidecars(set, source.spec, source.meta);
+    const built = buildSidecars(set, context);
+    if (built.error !== undefined) return { error: built.error };
     inits.push(...built.initContainers.map((sidecar) => ({ sidecar, set: name })));
     containers.push(...built.containers.map((sidecar) => ({ sidecar, set: name })));
     volumes.push(...built.volumes);
@@ -135,9 +153,11 @@ export function injectSidecarSets<P extends object>(pod: P, sets: readonly Sidec
   const clash = duplicateName(inits) ?? duplicateName(containers);
   if (clash) return { error: clash };
 
-  const sortedInits = [...inits].sort((a, b) => (a.sidecar.container.name < b.sidecar.container.name ? -1 : a.sidecar.container.name > b.sidecar.container.name ? 1 : 0));
+  // Array sort is stable, as Go's sort.SliceStable.
+  const sortedInits = [...inits].sort(byName);
   if (sortedInits.length) spec.initContainers = mergeContainers(spec.initContainers ?? [], sortedInits.map((i) => i.sidecar));
-  spec.containers = mergeContainers(spec.containers ?? [], containers.map((c) => c.sidecar));
+  const ordered = opts.sortContainersByName ? [...containers].sort(byName) : containers;
+  spec.containers = mergeContainers(spec.containers ?? [], ordered.map((c) => c.sidecar));
   if (volumes.length) spec.volumes = appendMissing(spec.volumes ?? [], volumes, (v) => v.name);
   if (secrets.length || spec.imagePullSecrets) spec.imagePullSecrets = appendMissing([], [...(spec.imagePullSecrets ?? []), ...secrets], (p) => p.name);
 

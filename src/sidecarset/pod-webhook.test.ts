@@ -173,3 +173,18 @@ describe('explain', () => {
     expect(r.body).toMatchObject({ injected: [], error: expect.stringContaining('pod creation would fail') });
   });
 });
+
+describe('EnableSortSidecarContainerByName through the webhook and explain', () => {
+  const sets = [set('b', { containers: [{ name: 'zeta', image: 'z:1' }] }), set('a', { containers: [{ name: 'beta', image: 'b:1' }] })];
+  const containerNames = async (sort: boolean) => {
+    const v = await makeInjectSidecarsHandler({ random: () => 0.5, sortSidecarContainersByName: sort })(review(podIn('prod')), state(sets), { now: 5_000 });
+    return ((v.allowed ? v.object : undefined)?.spec?.containers ?? []).map((c) => c.name);
+  };
+
+  it('off by default: the sets’ order; on: sorted by name', async () => {
+    expect(await containerNames(false)).toEqual(['zeta', 'beta', 'main']);
+    expect(await containerNames(true)).toEqual(['beta', 'zeta', 'main']);
+    const explained = await makeSidecarSetExplainer({ sortSidecarContainersByName: true })(podIn('prod'), state(sets), { now: 5_000, clusterId: 'c' });
+    expect((explained.body as { containers?: string[] }).containers).toEqual(['beta', 'zeta', 'main']);
+  });
+});

@@ -26,6 +26,8 @@ export type InjectionOptions = {
   random?: () => number;
   /** Shared by the webhook and the explain endpoint; one per isolate. */
   plans?: InjectionPlanCache;
+  /** OpenKruise's feature gate EnableSortSidecarContainerByName (default false): injected containers sorted by name. */
+  sortSidecarContainersByName?: boolean;
 };
 
 export const DEFAULT_INJECTION_STALENESS_MS = 3 * 60_000;
@@ -66,7 +68,7 @@ export function makeInjectSidecarsHandler(opts: InjectionOptions = {}): Admissio
     // OpenKruise fails the whole pod creation with code 500 for these (§6).
     if (decision.kind === 'error') return deny(500, decision.message);
     if (decision.sets.length === 0) return allow();
-    const injected = injectSidecarSets(pod, decision.sets, new Date(ctx.now), decision.namespace);
+    const injected = injectSidecarSets(pod, decision.sets, new Date(ctx.now), decision.namespace, { sortContainersByName: opts.sortSidecarContainersByName ?? false });
     return 'error' in injected ? deny(500, injected.error) : allow(injected.pod);
   };
 }

@@ -6,10 +6,13 @@ import { cloneJson, cloneJsonWithout } from './clone.js';
 import { hotUpgradeContainerNames, isHotUpgradeContainer } from './controller/pod-state.js';
 import type { Container, EnvVar } from '../workload/pods.js';
 import { ENV_IS_INJECTED } from '../workload/sidecar-update-state.js';
+import { isNativeSidecar } from './hash.js';
+import { resourcesFor } from './resources-policy.js';
 import { ENV_SIDECARSET_VERSION, ENV_SIDECARSET_VERSION_ALT, VERSION_ALT_ANNOTATION_PREFIX, VERSION_ANNOTATION_PREFIX, type SidecarContainer, type SidecarSet } from './types.js';
 
 type Obj = Record<string, unknown>;
 export type VolumeMount = { name: string; mountPath: string; subPathExpr?: string; [k: string]: unknown };
+export type VolumeDevice = { name: string; devicePath: string; [k: string]: unknown };
 export type Volume = { name: string; [k: string]: unknown };
 export type PodSpecLike = {
   containers?: Container[];
@@ -24,6 +27,8 @@ export type PodMetaLike = { labels?: Record<string, string>; annotations?: Recor
 export type BuiltSidecar = { container: Container; policy: string };
 
 export type BuiltSet = {
+  /** Set when a sidecar's resourcesPolicy cannot be applied to this pod (the pod is refused). */
+  error?: string;
   initContainers: BuiltSidecar[];
   containers: BuiltSidecar[];
   volumes: Volume[];
@@ -33,7 +38,7 @@ export type BuiltSet = {
   workingContainers: Record<string, string>;
 };
 
-const SIDECAR_ONLY_FIELDS: ReadonlySet<string> = new Set(['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'transferEnv']);
+const SIDECAR_ONLY_FIELDS: ReadonlySet<string> = new Set(['podInjectPolicy', 'upgradeStrategy', 'shareVolumePolicy', 'shareVolumeDevicePolicy', 'transferEnv', 'resourcesPolicy']);
 const SUBPATH_VAR = /\$\(([-._a-zA-Z][-._a-zA-Z0-9]*)\)/g;
 const LABEL_PATH = /^metadata\.labels\['(.*)'\]$/;
 const ANNOTATION_PATH = /^metadata\.annotations\['(.*)'\]$/;
@@ -45,6 +50,10 @@ const envOf = (c: object): EnvVar[] => {
 const mountsOf = (c: object): VolumeMount[] => {
   const mounts = (c as Obj).volumeMounts;
   return Array.isArray(mounts) ? (mounts as VolumeMount[]) : [];
+};
+const devicesOf = (c: object): VolumeDevice[] => {
+  const devices = (c as Obj).volumeDevices;
+  return Array.isArray(devices) ? (devices as VolumeDevice[]) : [];
 };
 
 /** IsInjectedSidecarContainerInPod: a container whose env says IS_INJECTED=true. */
@@ -69,7 +78,27 @@ export function appendMissing<T>(base: readonly T[], extra: readonly T[], key: (
 }
 
 const mergeEnv = (base: EnvVar[], extra: readonly EnvVar[]) => appendMissing(base, extra, (e) => e.name);
-const mergeMounts = (base: VolumeMount[], extra: readonly VolumeMount[]) => appendMissing(base, extra, (m) => m.mountPath);
+
+/** MergeVolumeMounts: a shared mount is skipped where the sidecar already mounts or maps a device at its path. */
+function mergeMounts(c: Container, extra: readonly VolumeMount[]): VolumeMount[] {
+  const taken = new Set([...mountsOf(c).map((m) => m.mountPath), ...devicesOf(c).map((d) => d.devicePath)]);
+  return [...mountsOf(c), ...appendMissing([], extra.filter((m) => !taken.has(m.mountPath)), (m) => m.mountPath)];
+}
+
+/** MergeVolumeDevices: the same, by device path. */
+function mergeDevices(c: Container, extra: readonly VolumeDevice[]): VolumeDevice[] {
+  const taken = new Set([...devicesOf(c).map((d) => d.devicePath), ...mountsOf(c).map((m) => m.mountPath)]);
+  return [...devicesOf(c), ...appendMissing([], extra.filter((d) => !taken.has(d.devicePath)), (d) => d.devicePath)];
+}
+
+/**
+ * GetInjectedVolumeDevices: with shareVolumeDevicePolicy enabled, every volume device of the pod's
+ * own containers (not of injected sidecars, never of init containers).
+ */
+function sharedDevices(sidecar: SidecarContainer, pod: PodSpecLike): VolumeDevice[] {
+  if (sidecar.shareVolumeDevicePolicy?.type !== 'enabled') return [];
+  return (pod.containers ?? []).filter((app) => !isInjectedSidecar(app)).flatMap(devicesOf);
+}
 
 /**
  * GetInjectedVolumeMountsAndEnvs: with shareVolumePolicy enabled, every mount of the pod's own
@@ -139,21 +168,35 @@ const plainContainer = frozenDerivation((sidecar: SidecarContainer) => cloneJson
 /** A set's volume as injected, shared the same way. */
 const sharedVolume = frozenDerivation((volume: Volume) => cloneJson(volume));
 
-/** One sidecar with shared mounts, IS_INJECTED and transferred env; queues the set volumes it mounts. */
-function prepare(sidecar: SidecarContainer, set: SidecarSet, pod: PodSpecLike, meta: PodMetaLike, volumes: Volume[]): Container {
+/** What a sidecar is prepared against: the pod as the client sent it, and every matched set's sidecar names. */
+export type BuildContext = { pod: PodSpecLike; meta: PodMetaLike; injectedNames: ReadonlySet<string> };
+
+/**
+ * One sidecar with its resourcesPolicy applied, shared mounts and devices, IS_INJECTED and
+ * transferred env; queues the set volumes it mounts or maps.
+ */
+function prepare(sidecar: SidecarContainer, set: SidecarSet, ctx: BuildContext, volumes: Volume[]): { prepared: Container } | { error: string } {
+  const { pod, meta } = ctx;
   const setVolumes = new Map((set.spec?.volumes ?? []).map((v) => [v.name, v as Volume]));
   const shared = sharedMountsAndEnv(sidecar, pod);
   const transfer = mergeEnv(transferredEnv(sidecar, pod, meta), shared.env);
   // Shallow: the lists set below are new, everything else stays shared and frozen.
   const c: Container = { ...plainContainer(sidecar) };
-  for (const m of mountsOf(c)) {
-    const v = setVolumes.get(m.name);
+  if (sidecar.resourcesPolicy) {
+    const computed = resourcesFor(sidecar.resourcesPolicy, pod, ctx.injectedNames);
+    if ('error' in computed) return computed;
+    c.resources = computed.resources;
+  }
+  for (const { name } of [...mountsOf(c), ...devicesOf(c)]) {
+    const v = setVolumes.get(name);
     if (v) volumes.push(sharedVolume(v));
   }
-  c.volumeMounts = mergeMounts(mountsOf(c), shared.mounts);
+  c.volumeMounts = mergeMounts(c, shared.mounts);
   // §8: appended even when the sidecar already defines IS_INJECTED, as OpenKruise does.
   c.env = mergeEnv([...envOf(c), { name: ENV_IS_INJECTED, value: 'true' }], transfer);
-  return c;
+  const devices = mergeDevices(c, sharedDevices(sidecar, pod));
+  if (devices.length > 0 || (c as Obj).volumeDevices !== undefined) c.volumeDevices = devices;
+  return { prepared: c };
 }
 
 const versionEnv = (name: string, container: string): EnvVar => ({
@@ -179,18 +222,32 @@ function hotUpgradePair(prepared: Container, sidecar: SidecarContainer, built: B
   return pair;
 }
 
-/** Everything one SidecarSet injects into the pod being created. */
-export function buildSidecars(set: SidecarSet, pod: PodSpecLike, meta: PodMetaLike): BuiltSet {
+/** A sidecar as injected: a hot-upgrade pair, or itself. */
+function expand(prepared: Container, sidecar: SidecarContainer, built: BuiltSet): Container[] {
+  return isHotUpgradeContainer(sidecar) ? hotUpgradePair(prepared, sidecar, built) : [prepared];
+}
+
+/**
+ * Everything one SidecarSet injects into the pod being created. Init containers go in as they are,
+ * except a native sidecar (restartPolicy Always) with HotUpgrade, which gets its pair like a container.
+ */
+export function buildSidecars(set: SidecarSet, ctx: BuildContext): BuiltSet {
   const built: BuiltSet = { initContainers: [], containers: [], volumes: [], imagePullSecrets: [], versionAnnotations: {}, workingContainers: {} };
   for (const init of set.spec?.initContainers ?? []) {
-    built.initContainers.push({ container: prepare(init, set, pod, meta, built.volumes), policy: init.podInjectPolicy ?? '' });
+    const made = prepare(init, set, ctx, built.volumes);
+    if ('error' in made) return { ...built, error: made.error };
+    const { prepared } = made;
+    const policy = init.podInjectPolicy ?? '';
+    const containers = isNativeSidecar(init) ? expand(prepared, init, built) : [prepared];
+    for (const container of containers) built.initContainers.push({ container, policy });
   }
   built.imagePullSecrets.push(...(set.spec?.imagePullSecrets ?? []));
   for (const sidecar of set.spec?.containers ?? []) {
-    const prepared = prepare(sidecar, set, pod, meta, built.volumes);
+    const made = prepare(sidecar, set, ctx, built.volumes);
+    if ('error' in made) return { ...built, error: made.error };
+    const { prepared } = made;
     const policy = sidecar.podInjectPolicy ?? '';
-    const containers = isHotUpgradeContainer(sidecar) ? hotUpgradePair(prepared, sidecar, built) : [prepared];
-    for (const container of containers) built.containers.push({ container, policy });
+    for (const container of expand(prepared, sidecar, built)) built.containers.push({ container, policy });
   }
   return built;
 }

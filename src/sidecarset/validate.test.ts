@@ -101,11 +101,37 @@ describe('validateSidecarSet', () => {
       ['spec.updateStrategy.scatterStrategy: Required value: key should not be empty']],
     ['NotUpdate skips the strategy checks', sc((s) => Object.assign(s.updateStrategy, { type: 'NotUpdate', partition: 'x' })), []],
     ['a native sidecar init container with RollingUpdate', sc((s) => (s.initContainers = [{ ...s.containers[0], name: 'init', restartPolicy: 'Always', podInjectPolicy: 'AfterAppContainer' }])),
-      ['spec.updateStrategy: Required value: The initContainer in-place upgrade is not currently supported.', 'spec.initContainers[0].restartPolicy: Forbidden: a native sidecar container (restartPolicy: Always) is not supported by Kruise Serverless yet (it would be ignored)']],
+      ['spec.updateStrategy: Required value: The initContainer in-place upgrade is not currently supported.']],
     ['a native sidecar init container with NotUpdate', sc((s) => {
       s.initContainers = [{ ...s.containers[0], name: 'init', restartPolicy: 'Always', podInjectPolicy: 'AfterAppContainer' }];
       s.updateStrategy.type = 'NotUpdate';
-    }), ['spec.initContainers[0].restartPolicy: Forbidden: a native sidecar container (restartPolicy: Always) is not supported by Kruise Serverless yet (it would be ignored)']],
+    }), []],
+
+    // ---- resourcesPolicy (OpenKruise's sidecarset_validating_test.go cases, with the messages)
+    ['resourcesPolicy together with resources', sc((s) => Object.assign(s.containers[0], {
+      resources: { limits: { cpu: '100m', memory: '100Mi' } },
+      resourcesPolicy: { targetContainersMode: 'sum', resourcesExpr: { limits: { cpu: 'cpu*50%' } } },
+    })), ['spec[0].resourcesPolicy: Invalid value: v1beta1.ResourcesPolicy{TargetContainersMode:"sum", TargetContainersNameRegex:"", ResourcesExpr:v1beta1.ResourcesExpr{Limits:&v1beta1.ResourceExprLimits{CPU:"cpu*50%", Memory:""}, Requests:(*v1beta1.ResourceExprRequests)(nil)}}: resourcesPolicy and resources cannot be configured together']],
+    ['resourcesPolicy without a regex (an unknown mode is the CRD\'s to refuse)', sc((s) => (s.containers[0].resourcesPolicy = { targetContainersMode: 'invalid', resourcesExpr: { limits: { cpu: 'cpu*50%' } } })),
+      ['spec[0].resourcesPolicy.targetContainersNameRegex: Required value: invalid empty regex']],
+    ['resourcesPolicy on a plain init container', sc((s) => (s.initContainers = [{ name: 'init', image: 'busybox:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', resourcesPolicy: { targetContainersMode: 'sum', targetContainersNameRegex: '.*', resourcesExpr: { limits: { cpu: 'cpu*50%' } } } }])),
+      ['spec[0].resourcesPolicy: Invalid value: v1beta1.ResourcesPolicy{TargetContainersMode:"sum", TargetContainersNameRegex:".*", ResourcesExpr:v1beta1.ResourcesExpr{Limits:&v1beta1.ResourceExprLimits{CPU:"cpu*50%", Memory:""}, Requests:(*v1beta1.ResourceExprRequests)(nil)}}: resourcesPolicy is only supported for containers with RestartPolicy Always']],
+    ['resourcesPolicy on a native sidecar init container', sc((s) => {
+      s.initContainers = [{ name: 'init', image: 'busybox:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', restartPolicy: 'Always', resourcesPolicy: { targetContainersMode: 'sum', targetContainersNameRegex: '.*', resourcesExpr: { limits: { cpu: 'cpu*50%' } } } }];
+      s.updateStrategy.type = 'NotUpdate';
+    }), []],
+    ['resourcesPolicy with neither limits nor requests, a bad regex', sc((s) => (s.containers[0].resourcesPolicy = { targetContainersMode: 'max', targetContainersNameRegex: '(', resourcesExpr: {} })), [
+      'spec[0].resourcesPolicy.targetContainersNameRegex: Invalid value: "(": invalid regex pattern: Invalid regular expression: /(/: Unterminated group',
+      'spec[0].resourcesPolicy.resourcesExpr: Invalid value: v1beta1.ResourcesExpr{Limits:(*v1beta1.ResourceExprLimits)(nil), Requests:(*v1beta1.ResourceExprRequests)(nil)}: at least one of limits or requests must be configured',
+    ]],
+    ['resourcesPolicy expressions that do not evaluate', sc((s) => (s.containers[0].resourcesPolicy = { targetContainersMode: 'max', targetContainersNameRegex: '.*', resourcesExpr: {
+      limits: { cpu: 'cpu - 2', memory: 'cpu' }, requests: { cpu: 'max(cpu, 1', memory: 'memory / 0' },
+    } })), [
+      'spec[0].resourcesPolicy.resourcesExpr.limits.cpu: Invalid value: "cpu - 2": invalid expression: calculation result is negative: -1',
+      'spec[0].resourcesPolicy.resourcesExpr.limits.memory: Invalid value: "cpu": invalid expression: undefined variable: cpu',
+      'spec[0].resourcesPolicy.resourcesExpr.requests.cpu: Invalid value: "max(cpu, 1": invalid expression: parse error: syntax error at line 1, col 11',
+      'spec[0].resourcesPolicy.resourcesExpr.requests.memory: Invalid value: "memory / 0": invalid expression: division by zero',
+    ]],
 
     // ---- containers
     ['no containers at all', sc((s) => delete s.containers), ['spec: Required value: no initContainer or container defined for SidecarSet']],
@@ -127,6 +153,13 @@ describe('validateSidecarSet', () => {
     ['transferEnv from an annotation, case-insensitive', sc((s) => (s.containers[0].transferEnv = [{ envName: 'X', sourceContainerNameFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['Example.com/Key']" } } }])), []],
     ['a HotUpgrade sidecar without empty image (§8: OpenKruise would break every pod)', sc((s) => (s.containers[0].upgradeStrategy = { upgradeType: 'HotUpgrade' })),
       ['spec.containers[0].upgradeStrategy.hotUpgradeEmptyImage: Required value: a HotUpgrade sidecar needs an empty image for its idle copy; without one every pod it is injected into is rejected']],
+    ['a HotUpgrade native sidecar init container without empty image (paired like a container)', sc((s) => {
+      s.updateStrategy.type = 'NotUpdate';
+      s.initContainers = [
+        { name: 'plain', image: 'busybox:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', upgradeStrategy: { upgradeType: 'HotUpgrade' } },
+        { name: 'native', image: 'busybox:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', restartPolicy: 'Always', upgradeStrategy: { upgradeType: 'HotUpgrade' } },
+      ];
+    }), ['spec.initContainers[1].upgradeStrategy.hotUpgradeEmptyImage: Required value: a HotUpgrade sidecar needs an empty image for its idle copy; without one every pod it is injected into is rejected']],
 
     // ---- Kubernetes pod validation of containers and volumes
     ['a container without image', sc((s) => delete s.containers[0].image), ['spec.containers[0].image: Required value']],

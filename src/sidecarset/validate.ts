@@ -6,7 +6,8 @@
 // it matches, we reject it instead (§8); each such place says so.
 import type { V1ControllerRevision } from '@kubernetes/client-node';
 import type { FieldError } from '../kube/field-errors.js';
-import { unsupportedFieldErrors } from './unsupported.js';
+import { goRegExp } from './go-regexp.js';
+import { initResourcesPolicyErrors, resourcesPolicyErrors } from './resources-policy-validation.js';
 import { validatePodParts, splitSubscriptedPath } from '../kube/pod-validation.js';
 import {
   NEGATIVE_ERROR,
@@ -240,6 +241,7 @@ const PLACEHOLDER_CONTAINER = { name: 'test', image: 'busybox', imagePullPolicy:
 
 function validateContainers(spec: Obj): FieldError[] {
   const errs: FieldError[] = [];
+  for (const [i, c] of objects(spec.initContainers).entries()) errs.push(...initResourcesPolicyErrors(c, `spec[${i}].resourcesPolicy`));
   const containers = objects(spec.containers);
   for (const [i, c] of containers.entries()) {
     const policy = str(c.podInjectPolicy);
@@ -250,7 +252,7 @@ function validateContainers(spec: Obj): FieldError[] {
     if (share !== 'enabled' && share !== 'disabled') {
       errs.push({ field: 'spec.container.shareVolumePolicy', type: 'Invalid', goValue: `v1alpha1.ShareVolumePolicy{Type:${JSON.stringify(share)}}`, detail: 'unsupported share volume policy' });
     }
-    errs.push(...validateTransferEnv(c.transferEnv, `spec[${i}].transferEnv.fieldRef`));
+    errs.push(...validateTransferEnv(c.transferEnv, `spec[${i}].transferEnv.fieldRef`), ...resourcesPolicyErrors(c, `spec[${i}].resourcesPolicy`));
   }
   errs.push(
     ...validatePodParts({
@@ -261,11 +263,16 @@ function validateContainers(spec: Obj): FieldError[] {
   );
   // §2.4.7/§8: OpenKruise accepts a HotUpgrade sidecar without hotUpgradeEmptyImage, and then
   // injects a container without image into every matching pod, which the API server rejects.
-  for (const [i, c] of containers.entries()) {
+  // A native sidecar init container with HotUpgrade is paired the same way.
+  const paired = [
+    ...objects(spec.initContainers).map((c, i) => ({ c, at: `spec.initContainers[${i}]` })).filter(({ c }) => isNativeSidecar(c)),
+    ...containers.map((c, i) => ({ c, at: `spec.containers[${i}]` })),
+  ];
+  for (const { c, at } of paired) {
     const upgrade = isRecord(c.upgradeStrategy) ? c.upgradeStrategy : {};
     if (upgrade.upgradeType === 'HotUpgrade' && !str(upgrade.hotUpgradeEmptyImage)) {
       errs.push({
-        field: `spec.containers[${i}].upgradeStrategy.hotUpgradeEmptyImage`,
+        field: `${at}.upgradeStrategy.hotUpgradeEmptyImage`,
         type: 'Required',
         detail: 'a HotUpgrade sidecar needs an empty image for its idle copy; without one every pod it is injected into is rejected',
       });
@@ -291,12 +298,6 @@ export function parsePatchMetadataWhitelist(data: Readonly<Record<string, string
     return { error: `invalid ${PATCH_POD_METADATA_WHITELIST_KEY} in ConfigMap kruise-configuration: expected {"rules":[…]}` };
   }
   return { found: true, whitelist: value as PatchMetadataWhitelist };
-}
-
-/** A Go (RE2) regexp as a JS RegExp; leading inline flags like `(?i)` become JS flags. */
-function goRegExp(expr: string): RegExp {
-  const flags = /^\(\?([ims]+)\)/.exec(expr);
-  return flags ? new RegExp(expr.slice(flags[0].length), flags[1]) : new RegExp(expr);
 }
 
 /** ValidateSidecarSetPatchMetadataWhitelist: the error text, or undefined when allowed. */
@@ -523,7 +524,7 @@ function validateConflicts(s: SidecarSet, ctx: SidecarSetValidationContext): Fie
 
 /** Every problem with `s` (§2.3), in OpenKruise's order; conflicts are only checked when the rest is valid. */
 export function validateSidecarSet(s: SidecarSet, ctx: SidecarSetValidationContext): FieldError[] {
-  const errs = [...validateMeta(isRecord(s.metadata) ? (s.metadata as Obj) : {}, 'metadata'), ...validateSpec(s, ctx), ...unsupportedFieldErrors(s.spec)];
+  const errs = [...validateMeta(isRecord(s.metadata) ? (s.metadata as Obj) : {}, 'metadata'), ...validateSpec(s, ctx)];
   if (ctx.oldSet) errs.push(...validateUpdate(s, ctx.oldSet));
   if (errs.length > 0) return errs;
   return validateConflicts(s, ctx);

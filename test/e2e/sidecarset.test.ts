@@ -259,11 +259,77 @@ describe('injection of the seeds’ SidecarSets', () => {
     } })).rejects.toThrow(/container sidecar1 already exist in test-sidecarset/);
   });
 
-  it('validation at the edge: a native sidecar init container (restartPolicy Always) is refused until it is implemented', async () => {
-    await expect(createSet({ ...SS, metadata: { name: 'native' }, spec: {
-      selector: { matchLabels: { app: 'native' } }, containers: [{ name: 'log', image: 'busybox:1.36' }],
-      initContainers: [{ name: 'proxy', image: 'envoy:1', restartPolicy: 'Always' }],
-    } })).rejects.toThrow('spec.initContainers[0].restartPolicy: Forbidden: a native sidecar container (restartPolicy: Always) is not supported by Kruise Serverless yet (it would be ignored)');
+  // Kubernetes 1.20 has no native sidecars (SidecarContainers is 1.28+): the SidecarSet keeps
+  // restartPolicy (its containers are free-form), but the API server drops it from the pod's init
+  // container before our webhook sees it. What 1.20 shows: the set is accepted, its native sidecar is
+  // injected after the pod's own init containers, and recorded in sidecarList as a sidecar.
+  it('native sidecar init containers (restartPolicy Always): accepted, injected after the pod’s init containers, listed as sidecars', async () => {
+    const stored = await createSet({ ...SS, metadata: { name: 'native' }, spec: {
+      selector: { matchLabels: { app: 'native' } }, updateStrategy: { type: 'NotUpdate' },
+      initContainers: [{ name: 'native-proxy', image: 'envoy:1', restartPolicy: 'Always' }, { name: 'native-setup', image: 'busybox:1.36' }],
+    } });
+    expect((stored.spec.initContainers as { restartPolicy?: string }[])[0]?.restartPolicy).toBe('Always');
+    const p = await createPod('native', { app: 'native' }, { initContainers: [{ name: 'own', image: 'busybox:1.36' }] });
+    expect(names(p.spec?.initContainers)).toEqual(['own', 'native-proxy', 'native-setup']);
+    const hash = JSON.parse(p.metadata.annotations!['kruise.io/sidecarset-hash']!) as Record<string, { sidecarList: string[] }>;
+    expect(hash['native']?.sidecarList).toEqual(['native-proxy']);
+  });
+
+  it('validation: a native sidecar cannot be rolled in place (RollingUpdate), as in OpenKruise', async () => {
+    await expect(createSet({ ...SS, metadata: { name: 'native-rolling' }, spec: {
+      selector: { matchLabels: { app: 'native-rolling' } },
+      initContainers: [{ name: 'rolling-proxy', image: 'envoy:1', restartPolicy: 'Always' }],
+    } })).rejects.toThrow('spec.updateStrategy: Required value: The initContainer in-place upgrade is not currently supported.');
+  });
+
+  it('resourcesPolicy: the sidecar is sized from the pod’s containers (the regex defaults to .* in the CRD)', async () => {
+    const stored = await createSet({ ...SS, metadata: { name: 'sized' }, spec: {
+      selector: { matchLabels: { app: 'sized' } },
+      containers: [{ name: 'sized-proxy', image: 'envoy:1', resourcesPolicy: { targetContainersMode: 'sum', resourcesExpr: {
+        limits: { cpu: 'max(cpu*50%, 50m)', memory: 'memory*30%' }, requests: { cpu: 'cpu*50%', memory: '100Mi' },
+      } } }],
+    } });
+    expect((stored.spec.containers as { resourcesPolicy?: { targetContainersNameRegex?: string } }[])[0]?.resourcesPolicy?.targetContainersNameRegex).toBe('.*');
+    const p = await createPod('sized', { app: 'sized' }, { containers: [
+      { name: 'main', image: 'app:1', resources: { limits: { cpu: '200m', memory: '200Mi' }, requests: { cpu: '50m', memory: '100Mi' } } },
+      { name: 'worker', image: 'app:1', resources: { limits: { cpu: '400m', memory: '400Mi' }, requests: { cpu: '100m', memory: '200Mi' } } },
+    ] });
+    expect(containerOf(p, 'sized-proxy')?.resources).toEqual({ limits: { cpu: '300m', memory: '180Mi' }, requests: { cpu: '75m', memory: '100Mi' } });
+  });
+
+  it('resourcesPolicy: no container matching the regex refuses the pod, with OpenKruise’s message', async () => {
+    await createSet({ ...SS, metadata: { name: 'sized-strict' }, spec: {
+      selector: { matchLabels: { app: 'sized-strict' } },
+      containers: [{ name: 'strict-proxy', image: 'envoy:1', resourcesPolicy: { targetContainersMode: 'max', targetContainersNameRegex: '^engine-.*$', resourcesExpr: { limits: { cpu: 'cpu' } } } }],
+    } });
+    await expect(createPod('sized-strict', { app: 'sized-strict' })).rejects.toThrow('no containers match the regex pattern "^engine-.*$"');
+  });
+
+  it.each([
+    ['resourcesPolicy together with resources', { containers: [{ name: 'both', image: 'envoy:1', resources: { limits: { cpu: '1' } },
+      resourcesPolicy: { targetContainersMode: 'sum', resourcesExpr: { limits: { cpu: 'cpu' } } } }] }, /spec\[0\]\.resourcesPolicy: Invalid value: .*resourcesPolicy and resources cannot be configured together/],
+    ['a resourcesPolicy expression that does not evaluate', { containers: [{ name: 'bad-expr', image: 'envoy:1',
+      resourcesPolicy: { targetContainersMode: 'sum', resourcesExpr: { requests: { memory: 'memory / 0' } } } }] },
+      /spec\[0\]\.resourcesPolicy\.resourcesExpr\.requests\.memory: Invalid value: .*memory \/ 0.*: invalid expression: division by zero/],
+    ['a resourcesPolicy on a plain init container', { updateStrategy: { type: 'NotUpdate' }, initContainers: [{ name: 'plain-init', image: 'busybox:1.36',
+      resourcesPolicy: { targetContainersMode: 'sum', resourcesExpr: { limits: { cpu: 'cpu' } } } }] }, /resourcesPolicy is only supported for containers with RestartPolicy Always/],
+    ['an unknown targetContainersMode (the CRD’s enum)', { containers: [{ name: 'bad-mode', image: 'envoy:1',
+      resourcesPolicy: { targetContainersMode: 'avg', resourcesExpr: { limits: { cpu: 'cpu' } } } }] }, /targetContainersMode: Unsupported value: .*avg/],
+  ])('validation refuses %s', async (_n, spec, message) => {
+    await expect(createSet({ ...SS, metadata: { name: 'invalid-fields' }, spec: { selector: { matchLabels: { app: 'invalid' } }, ...spec } })).rejects.toThrow(message);
+  });
+
+  it('shareVolumeDevicePolicy enabled: the sidecar maps the app’s volume devices', async () => {
+    await createSet({ ...SS, metadata: { name: 'share-devices' }, spec: {
+      selector: { matchLabels: { app: 'share-devices' } },
+      containers: [{ name: 'disk-agent', image: 'busybox:1.36', shareVolumeDevicePolicy: { type: 'enabled' }, podInjectPolicy: 'AfterAppContainer' }],
+    } });
+    const p = await createPod('share-devices', { app: 'share-devices' }, {
+      containers: [{ name: 'main', image: 'app:1', volumeDevices: [{ name: 'block', devicePath: '/dev/xvdb' }] }],
+      volumes: [{ name: 'block', persistentVolumeClaim: { claimName: 'block-claim' } }],
+    });
+    expect(names(p.spec?.containers)).toEqual(['main', 'disk-agent']);
+    expect(containerOf(p, 'disk-agent')?.volumeDevices).toEqual([{ name: 'block', devicePath: '/dev/xvdb' }]);
   });
 });
 

@@ -44,6 +44,14 @@ export const ShareVolumePolicy = Type.Object({
   ),
 });
 
+export const ShareVolumeDevicePolicy = Type.Object({
+  type: opt(
+    openString<ShareVolumePolicyType>({
+      description: "enabled: the sidecar also maps every volume device of the pod's own containers; disabled (default): it does not.",
+    }),
+  ),
+});
+
 export const SourceContainerNameSource = Type.Object({
   fieldRef: opt(
     core<V1ObjectFieldSelector>('io.k8s.api.core.v1.ObjectFieldSelector', {
@@ -64,6 +72,44 @@ export const TransferEnvVar = Type.Object({
   envNames: opt(Type.Array(Type.String(), { description: 'Several environment variables to copy.' })),
 });
 
+export type TargetContainersModeType = 'sum' | 'max';
+
+const resourceExpressions = (which: 'limits' | 'requests') =>
+  Type.Object({
+    cpu: opt(
+      Type.String({
+        description: `Expression for the CPU ${which}: +, -, *, /, max(), min(), numbers, percentages, quantities and the variable cpu (the ${which} CPU of the matched containers, summed or maxed).${which === 'limits' ? ' Unlimited when a matched container has no CPU limit.' : ' A missing request counts as 0.'}`,
+      }),
+    ),
+    memory: opt(
+      Type.String({
+        description: `Expression for the memory ${which}, with the variable memory.${which === 'limits' ? ' Unlimited when a matched container has no memory limit.' : ' A missing request counts as 0.'}`,
+      }),
+    ),
+  });
+
+export const ResourceExprLimits = resourceExpressions('limits');
+export const ResourceExprRequests = resourceExpressions('requests');
+
+export const ResourcesExpr = Type.Object({
+  limits: opt(Type.Composite([ResourceExprLimits], { description: 'Expressions for the resource limits.' })),
+  requests: opt(Type.Composite([ResourceExprRequests], { description: 'Expressions for the resource requests.' })),
+});
+
+export const ResourcesPolicy = Type.Object({
+  targetContainersMode: oneOf(['sum', 'max'], {
+    description: 'How the matched containers\' resources are aggregated: sum or max.',
+  }),
+  targetContainersNameRegex: opt(
+    Type.String({
+      default: '.*',
+      description:
+        "Regex (Go syntax) of the pod containers to size from: plain containers and native sidecars, never containers a SidecarSet injects. No match refuses the pod's creation.",
+    }),
+  ),
+  resourcesExpr: Type.Composite([ResourcesExpr], { description: 'The cpu and memory expressions for limits and requests.' }),
+});
+
 export const SidecarContainerExtras = Type.Object({
   podInjectPolicy: opt(
     openString<PodInjectPolicyType>({
@@ -79,9 +125,20 @@ export const SidecarContainerExtras = Type.Object({
       description: "Whether the sidecar shares the volume mounts of the pod's other (non-injected) containers.",
     }),
   ),
+  shareVolumeDevicePolicy: opt(
+    Type.Composite([ShareVolumeDevicePolicy], {
+      description: "Whether the sidecar shares the volume devices of the pod's other (non-injected) containers.",
+    }),
+  ),
   transferEnv: opt(
     Type.Array(TransferEnvVar, {
       description: "Environment variables copied into the sidecar from another container of the pod.",
+    }),
+  ),
+  resourcesPolicy: opt(
+    Type.Composite([ResourcesPolicy], {
+      description:
+        "The sidecar's resources computed at pod creation from the pod's containers; not together with resources. On an init container, only for a native sidecar (restartPolicy Always).",
     }),
   ),
 });
@@ -94,6 +151,11 @@ export const SidecarContainerExtras = Type.Object({
 export const SidecarContainer = preserveUnknown<V1Container & Static<typeof SidecarContainerExtras>>({
   description: 'A container to inject, with the usual Container fields plus injection and upgrade settings.',
   required: ['name'],
+  // Given a schema, as in OpenKruise's CRD, so the API server applies their enum, required fields and default.
+  properties: {
+    shareVolumeDevicePolicy: SidecarContainerExtras.properties.shareVolumeDevicePolicy,
+    resourcesPolicy: SidecarContainerExtras.properties.resourcesPolicy,
+  },
 });
 
 // ---- Pod metadata patches -------------------------------------------------------------------
@@ -277,6 +339,8 @@ export type SidecarContainerUpgradeStrategy = Static<typeof SidecarContainerUpgr
 export type ShareVolumePolicy = Static<typeof ShareVolumePolicy>;
 export type SourceContainerNameSource = Static<typeof SourceContainerNameSource>;
 export type TransferEnvVar = Static<typeof TransferEnvVar>;
+export type ResourcesPolicy = Static<typeof ResourcesPolicy>;
+export type ResourcesExpr = Static<typeof ResourcesExpr>;
 export type SidecarSetPatchPodMetadata = Static<typeof SidecarSetPatchPodMetadata>;
 export type SidecarSetUpdateStrategy = Static<typeof SidecarSetUpdateStrategy>;
 export type SidecarSetInjectRevision = Static<typeof SidecarSetInjectRevision>;
