@@ -61,14 +61,14 @@ export type UnitedDeploymentSpec = {
   template?: Partial<Record<TemplateField, WorkloadTemplate | null>> | null;
   topology?: {
     subsets?: Subset[] | null;
-    scheduleStrategy?: { type?: string; adaptive?: { rescheduleCriticalSeconds?: number | null; unschedulableDuration?: number | null } | null } | null;
+    scheduleStrategy?: { type?: string; adaptive?: { rescheduleCriticalSeconds?: number | null; unschedulableDuration?: number | null; reserveUnschedulablePods?: boolean | null } | null } | null;
   } | null;
   updateStrategy?: { type?: string; manualUpdate?: { partitions?: Record<string, number> | null } | null } | null;
   revisionHistoryLimit?: number | null;
 };
 
 export type SubsetCondition = { type: string; status: string; lastTransitionTime?: string; reason?: string; message?: string };
-export type SubsetStatus = { name?: string; replicas?: number; readyReplicas?: number; partition?: number; conditions?: SubsetCondition[] };
+export type SubsetStatus = { name?: string; replicas?: number; readyReplicas?: number; partition?: number; reservedPods?: number; conditions?: SubsetCondition[] };
 export type UdCondition = { type?: string; status?: string; lastTransitionTime?: string; reason?: string; message?: string };
 
 export type UnitedDeploymentStatus = {
@@ -76,6 +76,7 @@ export type UnitedDeploymentStatus = {
   replicas?: number;
   readyReplicas?: number;
   updatedReplicas?: number;
+  reservedPods?: number;
   updatedReadyReplicas?: number;
   collisionCount?: number;
   currentRevision?: string;
