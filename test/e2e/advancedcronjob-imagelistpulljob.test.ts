@@ -44,7 +44,7 @@ const reconcileOnce = async () => {
 const pullJobsOf = async (acj: AcjObj) =>
   (await env.kube.list<ChildObj>(ILPJ.apiVersion, ILPJ.kind, { namespace: env.ns })).items.filter((c) => c.metadata.ownerReferences?.some((o) => o.controller && o.uid === acj.metadata.uid));
 
-describe('webhooks', () => {
+describe('imageListPullJobTemplate webhooks', () => {
   it('defaults the template and concurrencyPolicy Replace; refuses Allow and a bad template with OpenKruise 1.9’s messages', async () => {
     const made = await env.kube.create<AcjObj>(pullAcj('defaults', { paused: true }));
     expect(made.spec).toMatchObject({
@@ -58,7 +58,7 @@ describe('webhooks', () => {
   });
 });
 
-describe('controller', () => {
+describe('imageListPullJobTemplate controller', () => {
   it('creates <acj>-<unix seconds> at the minute, owned through v1beta1; once finished it leaves status.active and the history limit prunes it', async () => {
     const acj = await env.kube.create<AcjObj>(pullAcj('nightly', { successfulJobsHistoryLimit: 0 }));
     const [child] = await eventually('an ImageListPullJob at the minute', async () => {
