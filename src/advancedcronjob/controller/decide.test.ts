@@ -196,6 +196,11 @@ describe('imageListPullJobTemplate (v1beta1)', () => {
     expect(p.status[0]?.status).toMatchObject({ type: 'ImageListPullJob', lastScheduleTime: '2026-03-07T12:01:00Z' });
   });
 
+  it('writes status in the version it read (v1alpha1 would prune the template away)', () => {
+    const read = { ...acj({ template: ILPJ, concurrencyPolicy: 'Replace' }), apiVersion: 'apps.kruise.io/v1beta1' };
+    expect(decide(read, '2026-03-07T12:01:00.050Z').status[0]?.target.apiVersion).toBe('apps.kruise.io/v1beta1');
+  });
+
   it('Replace: the running pull job (no completionTime) is deleted for the new one', () => {
     const p = decide(acj({ template: ILPJ, concurrencyPolicy: 'Replace' }, last), at, [pullJob('acj-test-1772884860', { desired: 1, succeeded: 0 })], 'ImageListPullJob');
     expect(deletes(p)).toEqual(['acj-test-1772884860']);

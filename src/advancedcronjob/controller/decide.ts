@@ -34,7 +34,8 @@ export function decideAdvancedCronJobs(o: AdvancedCronJobObserved, now: Date): P
   return plan;
 }
 
-const ref = (acj: AdvancedCronJobLike) => ({ apiVersion: ACJ_API_VERSION, kind: ACJ_KIND, name: acj.metadata.name ?? '', namespace: acj.metadata.namespace });
+// Written in the version read: a v1alpha1 status write would drop (prune) v1beta1's imageListPullJobTemplate.
+const ref = (acj: AdvancedCronJobLike) => ({ apiVersion: acj.apiVersion ?? ACJ_API_VERSION, kind: ACJ_KIND, name: acj.metadata.name ?? '', namespace: acj.metadata.namespace });
 const word = (kind: ChildKind) => kind.toLowerCase();
 
 function note(acj: AdvancedCronJobLike, type: EventNote['type'], reason: string, message: string): EventNote {
