@@ -4,6 +4,7 @@
 // and when an UPDATE changes the template. Pure: returns a copy.
 import { isRecord } from '../kube/validation.js';
 import { defaultedTemplateSpec } from '../workload/template-defaults.js';
+import { defaultImageListPullJobTemplate } from './imagelistpull-template.js';
 import { DEFAULT_FAILED_HISTORY, DEFAULT_SUCCESSFUL_HISTORY, type AdvancedCronJobLike } from './types.js';
 
 /** The pod template inside a Job or BroadcastJob template (`<template>.spec.template`), if any. */
@@ -22,7 +23,10 @@ export function defaultedAdvancedCronJob<T extends AdvancedCronJobLike>(input: T
       if (pod) pod.spec = defaultedTemplateSpec(pod.spec);
     }
   }
-  if (!spec.concurrencyPolicy) spec.concurrencyPolicy = 'Allow';
+  const imageList = isRecord(spec.template) ? spec.template.imageListPullJobTemplate : undefined;
+  if (isRecord(imageList)) defaultImageListPullJobTemplate(imageList);
+  // Concurrent pulls of the same images are useless: an imageListPullJobTemplate defaults to Replace.
+  if (!spec.concurrencyPolicy) spec.concurrencyPolicy = isRecord(imageList) ? 'Replace' : 'Allow';
   spec.paused ??= false;
   spec.successfulJobsHistoryLimit ??= DEFAULT_SUCCESSFUL_HISTORY;
   spec.failedJobsHistoryLimit ??= DEFAULT_FAILED_HISTORY;

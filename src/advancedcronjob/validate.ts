@@ -8,6 +8,7 @@ import type { FieldError } from '../kube/field-errors.js';
 import { defaultPodSpecParts } from '../kube/pod-defaults.js';
 import { validatePodParts } from '../kube/pod-validation.js';
 import { NEGATIVE_ERROR, isRecord, maxLenError, regexError, validateAnnotations, validateLabels } from '../kube/validation.js';
+import { validateImageListPullJobTemplate } from './imagelistpull-template.js';
 import { readSchedule, timeZoneProblem } from './schedule-syntax.js';
 import type { AdvancedCronJobLike } from './types.js';
 
@@ -55,11 +56,13 @@ function validatePodTemplate(template: unknown): FieldError[] {
 function validateTemplate(spec: AdvancedCronJobLike['spec']): FieldError[] {
   const t = isRecord(spec.template) ? spec.template : {};
   const given = [t.jobTemplate, t.broadcastJobTemplate].filter((x) => x !== undefined && x !== null);
-  if (given.length === 0) {
+  const imageList = t.imageListPullJobTemplate !== undefined && t.imageListPullJobTemplate !== null;
+  if (given.length === 0 && !imageList) {
     return [{ field: 'spec.template', type: 'Forbidden', detail: 'spec must have one template, either JobTemplate or BroadcastJobTemplate or ImageListPullJobTemplate should be provided' }];
   }
   const errs = given.flatMap(validatePodTemplate);
-  if (given.length > 1) {
+  if (imageList) errs.push(...validateImageListPullJobTemplate(t.imageListPullJobTemplate, spec.concurrencyPolicy));
+  if (given.length + Number(imageList) > 1) {
     errs.push({ field: 'spec.template', type: 'Forbidden', detail: 'spec can have only one template, either JobTemplate or BroadcastJobTemplate or ImageListPullJobTemplate should be provided' });
   }
   return errs;
@@ -95,7 +98,12 @@ function canonical(v: unknown): string {
 export function validateAdvancedCronJob(acj: AdvancedCronJobLike, old?: AdvancedCronJobLike): FieldError[] {
   const errs = [...(old ? [] : validateName(acj.metadata?.name)), ...validateSpec(acj.spec)];
   if (old) {
-    const strip = (spec: AdvancedCronJobLike['spec']) => Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !(MUTABLE as readonly string[]).includes(k)));
+    // The imageListPullJobTemplate may change too (OpenKruise compares with the old one put back).
+    const strip = (spec: AdvancedCronJobLike['spec']) => {
+      const rest = Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !(MUTABLE as readonly string[]).includes(k)));
+      if (isRecord(rest.template)) rest.template = { ...rest.template, imageListPullJobTemplate: null };
+      return rest;
+    };
     if (canonical(strip(acj.spec)) !== canonical(strip(old.spec))) {
       errs.push({
         field: 'spec',

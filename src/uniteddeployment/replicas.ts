@@ -11,6 +11,7 @@
 import type { IntOrString } from '../kube/intstr.js';
 import type { Subset, UnitedDeploymentSpecLike as UnitedDeploymentSpec } from './types.js';
 import { isAdaptive } from './types.js';
+import { allocateWithReservation, type ReservedSubset } from './reservation.js';
 
 const MAX_INT32 = 2147483647;
 
@@ -150,4 +151,12 @@ function adaptiveAllocate(spec: UnitedDeploymentSpec, existing: ReadonlyMap<stri
     bounds.max.set(name, hi);
   }
   return { replicas: allocateByBounds(replicas, bounds, subsetsOf(spec)) };
+}
+
+/** The reservation allocator (Adaptive with reserveUnschedulablePods; see reservation.ts). */
+export function allocateReserving(spec: UnitedDeploymentSpec, existing: ReadonlyMap<string, ReservedSubset>): Allocation {
+  const replicas = spec.replicas ?? 0;
+  const bounds = rawBounds(spec, replicas);
+  if ('error' in bounds) return bounds;
+  return { replicas: allocateWithReservation(replicas, subsetsOf(spec).map((s) => s.name ?? ''), bounds.min, bounds.max, existing) };
 }

@@ -16,6 +16,14 @@ const ud = (spec: Partial<UnitedDeploymentLike['spec']>): UnitedDeploymentLike =
 const messages = (u: UnitedDeploymentLike, old?: UnitedDeploymentLike) => formatFieldErrors(validateUnitedDeployment(u, old));
 
 describe('validateUnitedDeployment', () => {
+  it('refuses reserveUnschedulablePods with StatefulSet subsets, as OpenKruise (stateless workloads only)', () => {
+    const reserve = { type: 'Adaptive', adaptive: { reserveUnschedulablePods: true } };
+    expect(messages(ud({ topology: { subsets: [{ name: 'a' }, { name: 'b' }], scheduleStrategy: reserve } }))).toBe(
+      'spec.topology.scheduleStrategy: Invalid value: v1alpha1.UnitedDeploymentScheduleStrategy{…}: only stateless workloads (Deployment and CloneSet) are supported by reserved rescheduling',
+    );
+    const clone = { cloneSetTemplate: { metadata: { labels: { app: 'x' } }, spec: {} } };
+    expect(validateUnitedDeployment(ud({ template: clone, topology: { subsets: [{ name: 'a' }, { name: 'b' }], scheduleStrategy: reserve } }))).toEqual([]);
+  });
   it('accepts seed 000', () => {
     expect(validateUnitedDeployment(ud({ topology: { subsets: [{ name: 'subset-a', replicas: 1 }, { name: 'subset-b', replicas: '50%' }, { name: 'subset-c' }] } }))).toEqual([]);
   });

@@ -9,6 +9,7 @@
 // `statefulSetTemplate`; a cloneSetTemplate's labels are not checked. Not kept: where OpenKruise's
 // message prints the address of spec.replicas (a `%d` of a pointer), ours prints its value. The
 // pod template itself is left to the subset workload's own validation.
+import { reservesUnschedulablePods } from './reservation.js';
 import type { FieldError } from '../kube/field-errors.js';
 import { supportedValues } from '../kube/field-errors.js';
 import { goIntOrString, type IntOrString } from '../kube/intstr.js';
@@ -116,6 +117,14 @@ export function validateUnitedDeployment(ud: UnitedDeploymentLike, old?: UnitedD
     if (Object.keys(spec.selector.matchLabels ?? {}).length + (spec.selector.matchExpressions ?? []).length === 0) {
       errs.push({ field: 'spec.selector', type: 'Invalid', goValue: goLabelSelector(spec.selector), detail: 'empty selector is invalid for statefulset' });
     }
+  }
+  if (reservesUnschedulablePods(spec) && (spec.template?.advancedStatefulSetTemplate || spec.template?.statefulSetTemplate)) {
+    errs.push({
+      field: 'spec.topology.scheduleStrategy',
+      type: 'Invalid',
+      goValue: 'v1alpha1.UnitedDeploymentScheduleStrategy{…}',
+      detail: 'only stateless workloads (Deployment and CloneSet) are supported by reserved rescheduling',
+    });
   }
   errs.push(...templateErrors(spec));
   const subsets = spec.topology?.subsets ?? [];

@@ -388,3 +388,53 @@ describe('Adaptive scheduling', () => {
     }
   });
 });
+
+describe('Adaptive with reserveUnschedulablePods', () => {
+  const sel = 'app=ud-reserve';
+  const RESERVED = 'apps.kruise.io/united-deployment-reserved-pod';
+  const subsetStatus = (x: Obj, name: string) => x.status?.subsetStatuses?.find((s: { name: string }) => s.name === name);
+  it('pods that cannot be scheduled are kept reserved while temporary pods run in the next subset; once they have been ready for unschedulableDuration the temporary pods go', async () => {
+    const zoneA = ['ud-zone-a-1', 'ud-zone-a-2'];
+    const cordon = (unschedulable: boolean) => Promise.all(zoneA.map((n) => env.kube.patch({ apiVersion: 'v1', kind: 'Node', metadata: { name: n } }, { spec: { unschedulable } })));
+    await cordon(true);
+    try {
+      await env.kube.create({
+        ...UD, metadata: { name: 'ud-reserve', namespace: env.ns },
+        spec: {
+          replicas: 2, selector: { matchLabels: { app: 'ud-reserve' } },
+          template: { cloneSetTemplate: { metadata: { labels: { app: 'ud-reserve' } }, spec: { selector: { matchLabels: { app: 'ud-reserve' } }, template: { metadata: { labels: { app: 'ud-reserve' } }, spec: { containers: [{ name: 'main', image: 'app:1' }] } } } } },
+          topology: {
+            subsets: [
+              { name: 'a', nodeSelectorTerm: { matchExpressions: [{ key: 'node', operator: 'In', values: ['zone-a'] }] } },
+              { name: 'b', nodeSelectorTerm: { matchExpressions: [{ key: 'node', operator: 'In', values: ['zone-b'] }] } },
+            ],
+            scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 2, unschedulableDuration: 5, reserveUnschedulablePods: true } },
+          },
+        },
+      });
+      const reserving = await waitStatus('ud-reserve', sel, 'a keeps 2 reserved pods, b runs 2 temporary ones', (x) => x.status?.reservedPods === 2 && x.status?.subsetReplicas?.b === 2 && x.status?.readyReplicas === 2);
+      expect(reserving.status!.subsetReplicas).toEqual({ a: 2, b: 2 });
+      expect(subsetStatus(reserving, 'a')).toMatchObject({ reservedPods: 2, conditions: [expect.objectContaining({ type: 'Schedulable', status: 'False', reason: 'reschedule', message: 'reserved pods found' })] });
+      expect(subsetStatus(reserving, 'b').reservedPods).toBeUndefined();
+      expect(reserving.status!.replicas).toBe(2);
+      expect(reserving.status!.labelSelector).toBe(`app=ud-reserve,${RESERVED}=false`);
+      const labelled = await eventually('reserved labels on every pod', async () => {
+        const ps = await podsOf(sel);
+        return ps.length === 4 && ps.every((p) => p.metadata.labels?.[RESERVED] !== undefined) ? ps : undefined;
+      });
+      expect(counts(labelled, (p) => `${p.metadata.labels![SUBSET]}:${p.metadata.labels![RESERVED]}`)).toEqual({ 'a:true': 2, 'b:false': 2 });
+
+      await cordon(false);
+      const recovered = await waitStatus('ud-reserve', sel, 'a ready and no longer reserved; b scaled back to 0', (x) => !x.status?.reservedPods && x.status?.subsetReplicas?.b === 0 && x.status?.readyReplicas === 2, 60_000);
+      expect(recovered.status!.subsetReplicas).toEqual({ a: 2, b: 0 });
+      expect(subsetStatus(recovered, 'a').reservedPods).toBeUndefined();
+      const left = await eventually('the temporary pods gone', async () => {
+        const ps = await podsOf(sel);
+        return ps.length === 2 ? ps : undefined;
+      });
+      expect(counts(left, (p) => `${p.metadata.labels![SUBSET]}@${zoneOf(p)}:${p.metadata.labels![RESERVED]}`)).toEqual({ 'a@zone-a:false': 2 });
+    } finally {
+      await cordon(false);
+    }
+  }, 120_000);
+});

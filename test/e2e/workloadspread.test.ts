@@ -409,6 +409,31 @@ describe('bookkeeping', () => {
   });
 });
 
+describe('pods that existed before the WorkloadSpread', () => {
+  beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
+  const zonesWithPatch = NODES.map((n) => n.labels[ZONE]).map((zone) => ({ ...inZone(zone), patch: { metadata: { labels: { 'spread-zone': zone } } } }));
+
+  it.each([
+    ['are matched to the subset of their node, with the subset patch\'s metadata', 'legacy', {}, true],
+    ['with ignore-patch-existing-pods-metadata: "true", get only the annotation', 'legacy-bare', { 'workloadspread.kruise.io/ignore-patch-existing-pods-metadata': 'true' }, false],
+  ])('%s', async (_name, name, annotations, labelled) => {
+    await create(replicaSet(name, 3));
+    const before = await settled(`app=${name}`, 3);
+    expect(before.map(subsetOf)).toEqual(['', '', '']);
+    const ws = spread(name, { apiVersion: 'apps/v1', kind: 'ReplicaSet', name }, zonesWithPatch);
+    await create({ ...ws, metadata: { ...ws.metadata, annotations } });
+    await resync();
+    const after = await ownedPods(`app=${name}`);
+    expect(after.map((p) => p.metadata.name).sort()).toEqual(before.map((p) => p.metadata.name).sort());
+    for (const p of after) {
+      expect(subsetOf(p)).toBe(zoneOf(p));
+      expect(p.metadata.labels?.['spread-zone']).toBe(labelled ? zoneOf(p) : undefined);
+    }
+    const statuses = await subsetStatuses(name);
+    expect(statuses.reduce((n, s) => n + s.replicas, 0)).toBe(3);
+  });
+});
+
 describe('Adaptive', () => {
   beforeAll(resync); // the validation webhook reads pushed WorkloadSpreads
   const CRITICAL_S = 3;

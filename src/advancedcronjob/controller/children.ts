@@ -1,13 +1,21 @@
 // Pure: an AdvancedCronJob's children — which are running, which finished and how, which the
 // history limits drop — and the child to create for a scheduled time.
 import type { KubeObject } from '../../kube/http.js';
-import { ACJ_API_VERSION, ACJ_KIND, SCHEDULED_AT_ANNOTATION, childApiVersion, type AdvancedCronJobLike, type Child, type ChildKind } from '../types.js';
+import { ACJ_API_VERSION, ACJ_KIND, ACJ_V1BETA1_API_VERSION, IMAGELISTPULLJOB_KIND, SCHEDULED_AT_ANNOTATION, childApiVersion, type AdvancedCronJobLike, type Child, type ChildKind } from '../types.js';
 import { controllerReference } from '../../kube/owner-reference.js';
 
 export type Finished = 'Complete' | 'Failed' | undefined;
 
-/** A Job or BroadcastJob is finished when its Complete or Failed condition is True. */
-export function finishedAs(child: Child): Finished {
+/**
+ * A Job or BroadcastJob is finished when its Complete or Failed condition is True; an
+ * ImageListPullJob once it has a completionTime: Complete when every image succeeded, else Failed.
+ */
+export function finishedAs(child: Child, kind: ChildKind | undefined = undefined): Finished {
+  if ((kind ?? child.kind) === IMAGELISTPULLJOB_KIND) {
+    const s = child.status;
+    if (!s?.completionTime) return undefined;
+    return (s.succeeded ?? 0) === (s.desired ?? 0) ? 'Complete' : 'Failed';
+  }
   for (const c of child.status?.conditions ?? []) {
     if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') return c.type;
   }
@@ -41,7 +49,8 @@ export function beyondLimit(children: readonly Child[], limit: number | undefine
 
 /** The child for `scheduled`: the template's metadata and spec, the scheduled-at annotation, a controller reference. */
 export function newChild(acj: AdvancedCronJobLike, kind: ChildKind, scheduled: Date): KubeObject {
-  const template = (kind === 'Job' ? acj.spec.template?.jobTemplate : acj.spec.template?.broadcastJobTemplate) ?? {};
+  const t = acj.spec.template;
+  const template = (kind === 'Job' ? t?.jobTemplate : kind === IMAGELISTPULLJOB_KIND ? t?.imageListPullJobTemplate : t?.broadcastJobTemplate) ?? {};
   const meta = (template as { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } }).metadata ?? {};
   const spec = (template as { spec?: unknown }).spec ?? {};
   return {
@@ -52,7 +61,8 @@ export function newChild(acj: AdvancedCronJobLike, kind: ChildKind, scheduled: D
       namespace: acj.metadata.namespace,
       labels: { ...(meta.labels ?? {}) },
       annotations: { ...(meta.annotations ?? {}), [SCHEDULED_AT_ANNOTATION]: rfc3339(scheduled) },
-      ownerReferences: [controllerReference(ACJ_API_VERSION, ACJ_KIND, acj.metadata)],
+      // OpenKruise 1.9 owns ImageListPullJobs through the v1beta1 AdvancedCronJob it read.
+      ownerReferences: [controllerReference(kind === IMAGELISTPULLJOB_KIND ? ACJ_V1BETA1_API_VERSION : ACJ_API_VERSION, ACJ_KIND, acj.metadata)],
     },
     spec: structuredClone(spec),
   };

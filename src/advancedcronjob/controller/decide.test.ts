@@ -176,3 +176,50 @@ describe('history limits', () => {
     expect(p.status[0]?.status.active).toBeNull();
   });
 });
+
+describe('imageListPullJobTemplate (v1beta1)', () => {
+  const ILPJ = { imageListPullJobTemplate: { metadata: { labels: { app: 'pull' } }, spec: { images: ['nginx:1.25'], completionPolicy: { type: 'Always' } } } };
+  const pullJob = (name: string, status: Child['status'] = {}): Child => ({ metadata: { name, namespace: NS, uid: `uid-${name}` }, status });
+  const done = (name: string, succeeded: number, desired: number, startTime: string) => pullJob(name, { completionTime: startTime, succeeded, desired, startTime });
+  const last = { lastScheduleTime: '2026-03-07T12:01:00Z' };
+  const at = '2026-03-07T12:02:00.100Z';
+
+  it('creates an apps.kruise.io/v1beta1 ImageListPullJob <acj>-<unix seconds>, owned through the v1beta1 AdvancedCronJob', () => {
+    const p = decide(acj({ template: ILPJ, concurrencyPolicy: 'Replace' }), '2026-03-07T12:01:00.050Z');
+    const obj = (p.writes[0] as Extract<Write, { op: 'create' }>).object;
+    expect(obj).toMatchObject({
+      apiVersion: 'apps.kruise.io/v1beta1',
+      kind: 'ImageListPullJob',
+      metadata: { name: 'acj-test-1772884860', labels: { app: 'pull' }, annotations: { 'apps.kruise.io/scheduled-at': '2026-03-07T12:01:00Z' }, ownerReferences: [{ apiVersion: 'apps.kruise.io/v1beta1', kind: 'AdvancedCronJob', name: 'acj-test', controller: true }] },
+      spec: { images: ['nginx:1.25'] },
+    });
+    expect(p.status[0]?.status).toMatchObject({ type: 'ImageListPullJob', lastScheduleTime: '2026-03-07T12:01:00Z' });
+  });
+
+  it('writes status in the version it read (v1alpha1 would prune the template away)', () => {
+    const read = { ...acj({ template: ILPJ, concurrencyPolicy: 'Replace' }), apiVersion: 'apps.kruise.io/v1beta1' };
+    expect(decide(read, '2026-03-07T12:01:00.050Z').status[0]?.target.apiVersion).toBe('apps.kruise.io/v1beta1');
+  });
+
+  it('Replace: the running pull job (no completionTime) is deleted for the new one', () => {
+    const p = decide(acj({ template: ILPJ, concurrencyPolicy: 'Replace' }, last), at, [pullJob('acj-test-1772884860', { desired: 1, succeeded: 0 })], 'ImageListPullJob');
+    expect(deletes(p)).toEqual(['acj-test-1772884860']);
+    expect(creates(p)).toEqual(['acj-test-1772884920']);
+  });
+
+  it('Forbid: a finished pull job does not block; one running does', () => {
+    const forbid = acj({ template: ILPJ, concurrencyPolicy: 'Forbid' }, last);
+    expect(creates(decide(forbid, at, [done('acj-test-1772884860', 1, 1, '2026-03-07T12:01:30Z')], 'ImageListPullJob'))).toEqual(['acj-test-1772884920']);
+    expect(creates(decide(forbid, at, [pullJob('acj-test-1772884860')], 'ImageListPullJob'))).toEqual([]);
+  });
+
+  it('finished with every image pulled is successful, otherwise failed: each kept to its history limit', () => {
+    const children = [
+      done('s1', 2, 2, '2026-03-07T11:01:00Z'), done('s2', 2, 2, '2026-03-07T11:02:00Z'),
+      done('f1', 1, 2, '2026-03-07T11:03:00Z'), done('f2', 0, 2, '2026-03-07T11:04:00Z'),
+    ];
+    const p = decide(acj({ template: ILPJ, concurrencyPolicy: 'Replace', successfulJobsHistoryLimit: 1, failedJobsHistoryLimit: 1 }, { lastScheduleTime: '2026-03-07T12:02:00Z' }), at, children, 'ImageListPullJob');
+    expect(deletes(p)).toEqual(['s1', 'f1']);
+    expect(p.writes.filter((w) => w.op === 'delete').map((w) => w.op === 'delete' && w.target.apiVersion)).toEqual(['apps.kruise.io/v1beta1', 'apps.kruise.io/v1beta1']);
+  });
+});

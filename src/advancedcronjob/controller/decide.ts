@@ -34,8 +34,9 @@ export function decideAdvancedCronJobs(o: AdvancedCronJobObserved, now: Date): P
   return plan;
 }
 
-const ref = (acj: AdvancedCronJobLike) => ({ apiVersion: ACJ_API_VERSION, kind: ACJ_KIND, name: acj.metadata.name ?? '', namespace: acj.metadata.namespace });
-const word = (kind: ChildKind) => (kind === 'Job' ? 'job' : 'broadcastjob');
+// Written in the version read: a v1alpha1 status write would drop (prune) v1beta1's imageListPullJobTemplate.
+const ref = (acj: AdvancedCronJobLike) => ({ apiVersion: acj.apiVersion ?? ACJ_API_VERSION, kind: ACJ_KIND, name: acj.metadata.name ?? '', namespace: acj.metadata.namespace });
+const word = (kind: ChildKind) => kind.toLowerCase();
 
 function note(acj: AdvancedCronJobLike, type: EventNote['type'], reason: string, message: string): EventNote {
   return { regarding: { ...ref(acj), ...(acj.metadata.uid ? { uid: acj.metadata.uid } : {}) }, type, reason, message };
@@ -79,9 +80,9 @@ function decideOne(acj: AdvancedCronJobLike, all: readonly { kind: ChildKind; ch
   const kind = childKindOf(spec);
   const children = all.filter((c) => c.kind === kind).map((c) => c.child);
   const live = children.filter((c) => !c.metadata.deletionTimestamp);
-  const active = live.filter((c) => finishedAs(c) === undefined);
-  const succeeded = live.filter((c) => finishedAs(c) === 'Complete');
-  const failed = live.filter((c) => finishedAs(c) === 'Failed');
+  const active = live.filter((c) => finishedAs(c, kind) === undefined);
+  const succeeded = live.filter((c) => finishedAs(c, kind) === 'Complete');
+  const failed = live.filter((c) => finishedAs(c, kind) === 'Failed');
   const status: Status = { type: kind, active: active.map((c) => activeRef(c, kind)), ...(acj.status?.lastScheduleTime ? { lastScheduleTime: acj.status.lastScheduleTime } : {}) };
 
   for (const c of beyondLimit(succeeded, spec.successfulJobsHistoryLimit)) plan.writes.push(deleteChild(acj, kind, c, `beyond successfulJobsHistoryLimit ${spec.successfulJobsHistoryLimit}`));

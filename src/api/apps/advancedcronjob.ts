@@ -6,7 +6,7 @@ import { AGE_COLUMN, defineKind, type ObjectOf } from '../kind.js';
 import { BroadcastJobSpec } from './broadcastjob.js';
 
 /** Which kind of job an AdvancedCronJob creates (reported in status.type). */
-export type AdvancedCronJobTemplateKind = 'Job' | 'BroadcastJob';
+export type AdvancedCronJobTemplateKind = 'Job' | 'BroadcastJob' | 'ImageListPullJob';
 
 export const BroadcastJobTemplateSpec = Type.Object(
   {
@@ -53,10 +53,7 @@ export const AdvancedCronJobSpec = Type.Object({
   template: AdvancedCronJobTemplate,
 });
 
-/**
- * v1beta1's template can also create an ImageListPullJob. Schema only: this project does not
- * serve ImageListPullJob, so the controller (which reads v1alpha1) never creates one.
- */
+/** v1beta1's template can also create an ImageListPullJob (the controller reads v1beta1). */
 export const AdvancedCronJobTemplateV1beta1 = Type.Object(
   {
     ...AdvancedCronJobTemplate.properties,
@@ -70,7 +67,7 @@ export const AdvancedCronJobTemplateV1beta1 = Type.Object(
 export const AdvancedCronJobSpecV1beta1 = Type.Object({ ...AdvancedCronJobSpec.properties, template: AdvancedCronJobTemplateV1beta1 });
 
 export const AdvancedCronJobStatus = Type.Object({
-  type: opt(openString<AdvancedCronJobTemplateKind>({ description: 'The kind of job this creates: Job or BroadcastJob.' })),
+  type: opt(openString<AdvancedCronJobTemplateKind>({ description: 'The kind of job this creates: Job, BroadcastJob or ImageListPullJob.' })),
   active: opt(
     Type.Array(core<V1ObjectReference>('io.k8s.api.core.v1.ObjectReference'), {
       description: 'References to the jobs currently running.',

@@ -111,6 +111,12 @@ export const AdaptiveUnitedDeploymentStrategy = Type.Object(
     unschedulableDuration: opt(
       int32({ description: 'Seconds a subset stays marked unschedulable before it is tried again. Defaults to 300.' }),
     ),
+    reserveUnschedulablePods: opt(
+      Type.Boolean({
+        description:
+          'Keep Pods that cannot be scheduled (labelled apps.kruise.io/united-deployment-reserved-pod) and run temporary Pods in later subsets instead, removed once the reserved Pods have been ready for unschedulableDuration. Deployment and CloneSet subsets only. Default false.',
+      }),
+    ),
   },
   { description: 'Parameters of the Adaptive schedule strategy.' },
 );
@@ -197,6 +203,7 @@ export const UnitedDeploymentSubsetStatus = Type.Object({
   name: opt(Type.String({ description: 'The subset, as named in spec.topology.subsets.' })),
   replicas: opt(int32({ description: 'Replicas assigned to the subset.' })),
   readyReplicas: opt(int32({ description: 'Ready Pods of the subset\'s workload.' })),
+  reservedPods: opt(int32({ description: 'Pods of the subset kept reserved while they cannot run (adaptive.reserveUnschedulablePods).' })),
   partition: opt(int32({ description: 'Partition handed to the subset\'s workload.' })),
   conditions: opt(Type.Array(UnitedDeploymentSubsetCondition, { description: 'Observations about this subset.' })),
 });
@@ -214,6 +221,7 @@ export const UnitedDeploymentStatus = Type.Object({
   readyReplicas: opt(int32({ description: 'Ready Pods.' })),
   replicas: int32({ description: 'Pods observed across all subsets.' }),
   updatedReplicas: int32({ description: 'Pods at the newest revision.' }),
+  reservedPods: opt(int32({ description: 'Reserved Pods (adaptive.reserveUnschedulablePods), not counted in replicas.' })),
   updatedReadyReplicas: opt(int32({ description: 'Ready Pods at the newest revision.' })),
   collisionCount: opt(
     int32({ description: 'Hash collisions met so far; used to give the newest ControllerRevision a unique name.' }),

@@ -34,3 +34,18 @@ describe('progressive-create-pod (GetNodesNeedingPods)', () => {
     expect(nodesToCreateOn(ds({ progressive: true, partition: 3, type: 'OnDelete' }), NEEDING, { desired: 5, updated: 0 })).toHaveLength(5);
   });
 });
+
+describe('v1beta1 scaleStrategy.partitionedScaling', () => {
+  const scaled = (partitionedScaling: boolean) => {
+    const d = ds({ partition: 3 });
+    return { ...d, spec: { ...d.spec, scaleStrategy: { partitionedScaling } } } as DaemonSet;
+  };
+
+  it('holds creations as the annotation does', () => {
+    expect(nodesToCreateOn(scaled(true), NEEDING, { desired: 5, updated: 0 })).toEqual(['n0', 'n1']);
+  });
+
+  it('false creates everywhere', () => {
+    expect(nodesToCreateOn(scaled(false), NEEDING, { desired: 5, updated: 0 })).toHaveLength(5);
+  });
+});

@@ -59,3 +59,34 @@ describe('decideUnitedDeployments', () => {
     expect(plan.writes.filter((w) => w.op === 'create' && w.object.kind === 'Deployment')).toHaveLength(3);
   });
 });
+
+describe('reserveUnschedulablePods', () => {
+  const clone = { cloneSetTemplate: { metadata: { labels: { app: 'sample' } }, spec: { template: { metadata: { labels: { app: 'sample' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } } } } };
+  const reserving = ud({ replicas: 2, template: clone, topology: { subsets: [{ name: 'a' }, { name: 'b' }], scheduleStrategy: { type: 'Adaptive', adaptive: { rescheduleCriticalSeconds: 2, reserveUnschedulablePods: true } } } });
+
+  it('labels the stuck pods reserved, keeps them, and gives their replicas to the next subset as temporary pods', () => {
+    const first = decideUnitedDeployments(observed(reserving), NOW).writes.flatMap((w) => (w.op === 'create' && w.object.kind === 'CloneSet' ? [w.object as unknown as Workload] : []));
+    const stored = first.map((w, i) => ({ ...w, metadata: { ...w.metadata, uid: `w-${i}` }, spec: { ...w.spec, replicas: i === 0 ? 2 : 0 }, status: { replicas: i === 0 ? 2 : 0, readyReplicas: 0 } }));
+    const revision = stored[0]!.metadata.labels!['apps.kruise.io/controller-revision-hash']!;
+    const stuck = (name: string) => ({
+      metadata: { name, namespace: 'ns', creationTimestamp: '2025-12-31T23:59:00Z', labels: { app: 'sample', 'apps.kruise.io/subset-name': 'a', 'apps.kruise.io/controller-revision-hash': revision } },
+      spec: { containers: [] },
+      status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] },
+    });
+    const o = { ...observed(reserving, stored), pods: [stuck('a-1'), stuck('a-2')] } as unknown as UnitedDeploymentObserved;
+    const plan = decideUnitedDeployments(o, NOW);
+    const patches = plan.writes.flatMap((w) => (w.op === 'patch' ? [[w.target.name, w.patch]] : []));
+    expect(patches).toEqual([
+      ['a-1', { metadata: { labels: { 'apps.kruise.io/united-deployment-reserved-pod': 'true' } } }],
+      ['a-2', { metadata: { labels: { 'apps.kruise.io/united-deployment-reserved-pod': 'true' } } }],
+    ]);
+    const updates = plan.writes.flatMap((w) => (w.op === 'update' ? [w.object as unknown as Workload] : []));
+    expect(updates.map((w) => [w.metadata.labels?.['apps.kruise.io/subset-name'], w.spec.replicas, (w.spec.updateStrategy as { maxUnavailable?: number } | undefined)?.maxUnavailable])).toEqual([['a', 2, 2], ['b', 2, undefined]]);
+    const status = plan.status[0]!.status as { reservedPods?: number; replicas: number; labelSelector: string; subsetStatuses: { name: string; reservedPods?: number; conditions?: { status: string; message?: string }[] }[] };
+    expect(status.reservedPods).toBe(2);
+    expect(status.replicas).toBe(0);
+    expect(status.labelSelector).toBe('app=sample,apps.kruise.io/united-deployment-reserved-pod=false');
+    expect(status.subsetStatuses[0]).toMatchObject({ name: 'a', reservedPods: 2, conditions: [{ status: 'False', message: 'reserved pods found' }] });
+    expect(status.subsetStatuses[1]!.reservedPods).toBeUndefined();
+  });
+});

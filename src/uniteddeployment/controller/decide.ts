@@ -8,7 +8,8 @@ import { emptyPlan } from '../../reconcile/types.js';
 import { matchesLabelSelector } from '../../kube/selectors.js';
 import { timeOf, type Pod } from '../../workload/pods.js';
 import { adaptiveState, SCHEDULABLE } from '../adaptive.js';
-import { allocateReplicas, type ExistingSubset } from '../replicas.js';
+import { allocateReplicas, allocateReserving, type ExistingSubset } from '../replicas.js';
+import { afterAllocation, maxUnavailableOf, RESERVED_POD_LABEL, reservesUnschedulablePods, subsetReservation, withMaxUnavailable, type ReservedSubset, type SubsetReservation } from '../reservation.js';
 import { planRevisions } from '../revision.js';
 import { desiredWorkload, patchString, subsetWorkloadName, updateReason, updatedWorkload, type SubsetUpdate } from '../subset-workload.js';
 import {
@@ -46,6 +47,32 @@ function keeper(ud: UnitedDeploymentLike, subset: string, ws: readonly Workload[
   return [...ws].sort((a, b) => timeOf(a.metadata.creationTimestamp) - timeOf(b.metadata.creationTimestamp) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))[0]!;
 }
 
+const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The subset's stored Schedulable condition; under reservation a subset added to a UnitedDeployment
+ * that has status already starts marked (OpenKruise's initStatus), so its first pods are reserved.
+ */
+function oldSchedulable(ud: UnitedDeploymentLike, subset: string, now: Date) {
+  const statuses = ud.status?.subsetStatuses ?? [];
+  const stored = statuses.find((x) => x.name === subset);
+  if (stored) return stored.conditions?.find((c) => c.type === SCHEDULABLE);
+  if (!statuses.length) return undefined;
+  return { type: SCHEDULABLE, status: 'False', reason: 'created', message: 'newly-created subsets in reservation strategy', lastTransitionTime: rfc3339(now) };
+}
+
+const updatedCondition = (ud: UnitedDeploymentLike) => ud.status?.conditions?.find((c) => c.type === 'UnitedDeploymentUpdated');
+
+function reservedLabel(ud: UnitedDeploymentLike, pod: string, reserved: boolean): Write {
+  return {
+    op: 'patch',
+    target: { apiVersion: 'v1', kind: 'Pod', name: pod, ...(ud.metadata.namespace ? { namespace: ud.metadata.namespace } : {}) },
+    patch: { metadata: { labels: { [RESERVED_POD_LABEL]: String(reserved) } } },
+    patchType: 'strategic',
+    reason: `UnitedDeployment ${ud.metadata.name}: pod ${reserved ? 'reserved (unschedulable; a temporary pod runs in its place)' : 'not reserved'}`,
+  };
+}
+
 function decideOne(ud: UnitedDeploymentLike, o: UnitedDeploymentObserved, now: Date, plan: Plan): number | undefined {
   const field = templateFieldOf(ud.spec);
   if (!field) return undefined;
@@ -79,12 +106,21 @@ function decideOne(ud: UnitedDeploymentLike, o: UnitedDeploymentObserved, now: D
   const wakes: number[] = [];
   const adaptive = new Map<string, ReturnType<typeof adaptiveState>>();
   const known = new Map<string, ExistingSubset>();
+  const reserving = reservesUnschedulablePods(ud.spec);
+  const reservations = new Map<string, SubsetReservation>();
+  const reserved = new Map<string, ReservedSubset>();
   for (const s of subsets) {
     const w = existing.get(s.name ?? '');
     if (!w) continue;
     const counts = { replicas: w.status?.replicas ?? 0, readyReplicas: w.status?.readyReplicas ?? 0 };
     let unschedulable = false;
-    if (isAdaptive(ud.spec)) {
+    if (reserving) {
+      const r = subsetReservation(ud.spec, podsOf(s.name ?? '').filter((p) => !p.metadata.deletionTimestamp), updated, oldSchedulable(ud, s.name ?? '', now), updatedCondition(ud), now.getTime());
+      reservations.set(s.name ?? '', r);
+      reserved.set(s.name ?? '', { replicas: w.spec.replicas ?? 0, reservedPods: r.reservedPods, unschedulable: r.unschedulable, marked: r.marked });
+      if (r.wakeInMs !== undefined) wakes.push(r.wakeInMs);
+      for (const l of r.labels) plan.writes.push(reservedLabel(ud, l.pod, l.reserved));
+    } else if (isAdaptive(ud.spec)) {
       const old = ud.status?.subsetStatuses?.find((x) => x.name === s.name)?.conditions?.find((c) => c.type === SCHEDULABLE);
       const state = adaptiveState(ud.spec, counts, podsOf(s.name ?? ''), old, now.getTime());
       adaptive.set(s.name ?? '', state);
@@ -94,7 +130,7 @@ function decideOne(ud: UnitedDeploymentLike, o: UnitedDeploymentObserved, now: D
     known.set(s.name ?? '', { replicas: w.spec.replicas ?? 0, readyReplicas: counts.readyReplicas, unschedulable });
   }
 
-  const allocation = allocateReplicas(ud.spec, known);
+  const allocation = reserving ? allocateReserving(ud.spec, reserved) : allocateReplicas(ud.spec, known);
   if ('error' in allocation) {
     plan.events.push({ regarding, type: 'Warning', reason: 'Failed SpecifySubsetReplicas', message: `Specified subset replicas is ineffective: ${allocation.error}` });
     return undefined;
@@ -122,17 +158,28 @@ function decideOne(ud: UnitedDeploymentLike, o: UnitedDeploymentObserved, now: D
     const w = existing.get(s.name ?? '');
     if (!w) continue;
     const update = next.get(s.name ?? '')!;
-    const why = updateReason(field, w, updated, update);
-    if (why) plan.writes.push({ op: 'update', object: updatedWorkload(w, desiredWorkload(ud, field, s, updated, update)), reason: `subset ${s.name}: ${why}` });
+    const r = reservations.get(s.name ?? '');
+    // An unschedulable subset may lose every pod that is not ready (OpenKruise's UpdateSubset).
+    const maxUnavailable = r?.unschedulable ? (w.spec.replicas ?? 0) - (w.status?.readyReplicas ?? 0) + r.updateTimeoutPods : undefined;
+    const why = updateReason(field, w, updated, update) ?? (maxUnavailable !== undefined && maxUnavailableOf(w) !== maxUnavailable ? `maxUnavailable ${String(maxUnavailableOf(w))} → ${maxUnavailable} (reserved pods)` : undefined);
+    if (why) {
+      const desired = updatedWorkload(w, desiredWorkload(ud, field, s, updated, update));
+      plan.writes.push({ op: 'update', object: maxUnavailable === undefined ? desired : withMaxUnavailable(desired, maxUnavailable), reason: `subset ${s.name}: ${why}` });
+    }
   }
 
   const views: SubsetView[] = subsets.map((s) => {
     const n = s.name ?? '';
     const state = adaptive.get(n);
     const w = existing.get(n);
-    return { name: n, ...(w ? { workload: w } : {}), pods: podsOf(n), replicas: next.get(n)!.replicas, partition: next.get(n)!.partition, ...(state?.condition ? { schedulable: state.condition } : {}) };
+    const r = reservations.get(n);
+    const schedulable = r && w ? afterAllocation(r, w.spec.replicas ?? 0, next.get(n)!.replicas, now.getTime()) : reserving ? oldSchedulable(ud, n, now) : state?.condition;
+    return {
+      name: n, ...(w ? { workload: w } : {}), pods: podsOf(n), replicas: next.get(n)!.replicas, partition: next.get(n)!.partition,
+      ...(schedulable ? { schedulable } : {}), ...(r?.reservedPods ? { reservedPods: r.reservedPods } : {}),
+    };
   });
-  const status = unitedDeploymentStatus({ ud, subsets: views, current, updated, collisionCount: rev.collisionCount, provisioned: creates.length + deletes.length + others.length > 0, now });
+  const status = unitedDeploymentStatus({ ud, subsets: views, current, updated, collisionCount: rev.collisionCount, provisioned: creates.length + deletes.length + others.length > 0, now, reserving });
   if (statusChanged(ud.status, status)) {
     plan.status.push({
       target: { apiVersion: UD_API_VERSION, kind: UD_KIND, name, ...(ud.metadata.namespace ? { namespace: ud.metadata.namespace } : {}) },

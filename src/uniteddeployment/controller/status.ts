@@ -6,6 +6,7 @@
 import { mapFieldPatch } from '../../kube/merge-patch.js';
 import { formatLabelSelector } from '../../kube/selectors.js';
 import { isActivePod, isPodReadyCondition, type Pod } from '../../workload/pods.js';
+import { RESERVED_STATUS_SELECTOR } from '../reservation.js';
 import { UD_REVISION_LABEL, type SubsetCondition, type UdCondition, type UnitedDeploymentLike, type Workload } from '../types.js';
 
 export type SubsetView = {
@@ -15,6 +16,8 @@ export type SubsetView = {
   replicas: number;
   partition: number;
   schedulable?: SubsetCondition;
+  /** Reserved pods (reservation mode): counted in reservedPods, not in replicas. */
+  reservedPods?: number;
 };
 
 export type StatusInput = {
@@ -26,6 +29,8 @@ export type StatusInput = {
   collisionCount: number;
   provisioned: boolean;
   now: Date;
+  /** Adaptive with reserveUnschedulablePods: reserved pods are left out of replicas and the label selector. */
+  reserving?: boolean;
 };
 
 const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -51,9 +56,11 @@ export function unitedDeploymentStatus(input: StatusInput): Record<string, unkno
   let ready = 0;
   let updatedReplicas = 0;
   let updatedReady = 0;
+  let reservedPods = 0;
   for (const s of subsets) {
     if (!s.workload) continue;
-    replicas += s.workload.status?.replicas ?? 0;
+    replicas += (s.workload.status?.replicas ?? 0) - (s.reservedPods ?? 0);
+    reservedPods += s.reservedPods ?? 0;
     ready += s.workload.status?.readyReplicas ?? 0;
     for (const p of s.pods) {
       if (p.metadata.labels?.[UD_REVISION_LABEL] !== updated || !isActivePod(p)) continue;
@@ -87,6 +94,8 @@ export function unitedDeploymentStatus(input: StatusInput): Record<string, unkno
     replicas,
     readyReplicas: ready,
     updatedReplicas,
+    // omitempty: written when there are some, removed once there are none.
+    ...(reservedPods > 0 ? { reservedPods } : ud.status?.reservedPods ? { reservedPods: null } : {}),
     updatedReadyReplicas: updatedReady,
     ...(input.collisionCount > 0 || ud.status?.collisionCount !== undefined ? { collisionCount: input.collisionCount } : {}),
     currentRevision: current,
@@ -96,11 +105,12 @@ export function unitedDeploymentStatus(input: StatusInput): Record<string, unkno
       replicas: s.replicas,
       readyReplicas: s.workload?.status?.readyReplicas ?? 0,
       partition: s.partition,
+      ...(s.reservedPods ? { reservedPods: s.reservedPods } : {}),
       ...(s.schedulable ? { conditions: [s.schedulable] } : {}),
     })),
     conditions,
     updateStatus: { updatedRevision: updated, currentPartitions: mapFieldPatch(ud.status?.updateStatus?.currentPartitions, partitions) },
-    labelSelector: formatLabelSelector(ud.spec.selector),
+    labelSelector: formatLabelSelector(ud.spec.selector) + (input.reserving ? RESERVED_STATUS_SELECTOR : ''),
   };
 }
 

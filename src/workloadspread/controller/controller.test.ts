@@ -219,3 +219,24 @@ describe('status shapes (omitempty)', () => {
     expect(await statusWrite(withStatus(current), [])).toBeUndefined();
   });
 });
+
+describe('pods that existed before the WorkloadSpread', () => {
+  const zoned = (zone: string) => ({ matchExpressions: [{ key: 'zone', operator: 'In', values: [zone] }] });
+  const ws = workloadSpread({ subsets: [subset('a', { maxReplicas: 1, requiredNodeSelectorTerm: zoned('a') }), subset('b', { requiredNodeSelectorTerm: zoned('b') })] });
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', uid: 'dep-uid' }, spec: { replicas: 2 } };
+  const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-abc', namespace: 'default', uid: 'web-abc-uid', labels: { 'pod-template-hash': 'abc' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'dep-uid', controller: true }] } };
+  const nodes = [{ metadata: { name: 'node-a', labels: { zone: 'a' } } }, { metadata: { name: 'node-b', labels: { zone: 'b' } } }];
+  const old = (name: string, nodeName: string) => pod({ name, phase: 'Running', spec: { nodeName } });
+
+  it('are matched to subsets: the annotation is patched and they count at once', async () => {
+    const kube = fakeKube({ 'apps.kruise.io/v1alpha1/WorkloadSpread': [ws], 'apps/v1/Deployment': [deployment], 'apps/v1/ReplicaSet': [rs], 'v1/Pod': [old('web-abc-1', 'node-a'), old('web-abc-2', 'node-b')], 'v1/Node': nodes });
+    const plan = decideWorkloadSpreads(await observeWorkloadSpreads(kube, { kind: 'all' }, { now: () => NOW }), new Date(NOW));
+    const patches = plan.writes.filter((w) => w.op === 'patch' && w.patchType === 'strategic');
+    expect(patches.map((w) => [w.op === 'patch' && w.target.name, w.op === 'patch' && w.patch])).toEqual([
+      ['web-abc-1', { metadata: { annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: '{"name":"spread","subset":"a"}' } } }],
+      ['web-abc-2', { metadata: { annotations: { [MATCHED_WORKLOADSPREAD_ANNOTATION]: '{"name":"spread","subset":"b"}' } } }],
+    ]);
+    const status = plan.status[0]!.status as { subsetStatuses: { name: string; replicas: number; missingReplicas: number }[] };
+    expect(status.subsetStatuses).toEqual([{ name: 'a', replicas: 1, missingReplicas: 0 }, { name: 'b', replicas: 1, missingReplicas: -1 }]);
+  });
+});

@@ -81,6 +81,15 @@ function decidePods(o: SpreadObserved, plan: Plan): boolean {
   const name = `workloadspread ${ws.metadata?.namespace}/${ws.metadata?.name}`;
   const deleted = new Set<string>();
   let waiting = false;
+  for (const a of o.adoptions) {
+    plan.writes.push({
+      op: 'patch',
+      target: { apiVersion: 'v1', kind: 'Pod', name: a.pod, namespace: ws.metadata?.namespace ?? '' },
+      patch: a.patch,
+      patchType: 'strategic',
+      reason: `${name}: pod created before the workloadspread, matched to subset ${a.subset}`,
+    });
+  }
   for (const pod of o.counts.unschedulablePods) {
     // OpenKruise writes the condition before deleting; here the mark reaches the webhook with this
     // plan's ledger resync (applied after the writes) or status push, so the deletion waits a run.

@@ -16,6 +16,9 @@ import { resyncLedger, type ResyncRequest, type SubsetEntries } from '../ledger-
 import { isSelectedByFilter, controllerOf } from '../owner.js';
 import { POD_TEMPLATE_HASH_LABEL, VERSION_IGNORED, WS_API_VERSION, WS_KIND, type Pod, type WorkloadSpread } from '../types.js';
 import { workloadReplicas } from '../workloads.js';
+import type { Node } from '../../workload/nodes.js';
+import { adoptExistingPods, type Adoption } from './adopt.js';
+import { parseMatchedWorkloadSpread } from '../inject.js';
 import { countSubsets, type SubsetCounts } from './subsets.js';
 
 export type SpreadObserved = {
@@ -38,6 +41,8 @@ export type SpreadObserved = {
    * subset is among them, or the workload's replacement would be placed in the same subset.
    */
   markedUnschedulable: string[];
+  /** Pods that existed before the WorkloadSpread, put into a subset this run (annotation to patch). */
+  adoptions: Adoption[];
 };
 export type WorkloadSpreadObserved = { now: number; spreads: SpreadObserved[] };
 
@@ -106,6 +111,14 @@ export function markedUnschedulable(ws: WorkloadSpread, held: WorkloadSpreadLedg
   return [...new Set(statuses.filter((s) => !isSchedulable(s)).map((s) => s.name))];
 }
 
+/** The nodes, listed only when some scheduled pod is not placed by `ws` yet (it may be adopted). */
+async function nodesOfStrays(kube: KubeReader, ws: WorkloadSpread, pods: readonly Pod[]): Promise<Map<string, Node>> {
+  const stray = pods.some((p) => p.spec?.nodeName && parseMatchedWorkloadSpread(p)?.name !== ws.metadata?.name);
+  if (!stray) return new Map();
+  const nodes = (await kube.list<KubeObject>('v1', 'Node')).items as unknown as Node[];
+  return new Map(nodes.map((n) => [n.metadata.name, n]));
+}
+
 async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opts: ObserveOptions): Promise<SpreadObserved> {
   const namespace = ws.metadata?.namespace ?? '';
   const ref = ws.spec.targetRef;
@@ -113,8 +126,9 @@ async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opt
   const group = (ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '') ?? '';
   const supported = target !== undefined && KNOWN.has(`${group}/${ref.kind}`);
   const { pods: owned, latestVersion } = supported ? await podsOf(kube, target, namespace) : { pods: [] as Pod[] };
-  const pods = owned.filter((p) => isSelectedByFilter(ws.spec.targetFilter, p.metadata?.labels));
+  const selected = owned.filter((p) => isSelectedByFilter(ws.spec.targetFilter, p.metadata?.labels));
   const replicas = workloadReplicas(target, ws.spec.targetFilter, { workloads: [] });
+  const { pods, adoptions } = adoptExistingPods(ws, selected, replicas, await nodesOfStrays(kube, ws, selected));
   const counts = countSubsets(ws, pods, replicas, now, opts.recoverAfterMs);
   const req: ResyncRequest = {
     uid: String(ws.metadata?.uid ?? ''),
@@ -131,7 +145,7 @@ async function observeOne(kube: KubeReader, ws: WorkloadSpread, now: number, opt
   const fromLedger = opts.ledgers !== undefined && ref.kind !== 'StatefulSet';
   return {
     ws, supported, pods, workloadReplicas: replicas, ...(latestVersion ? { latestVersion } : {}), counts, ledger, ...(held ? { held } : {}),
-    markedUnschedulable: markedUnschedulable(ws, held, fromLedger),
+    markedUnschedulable: markedUnschedulable(ws, held, fromLedger), adoptions,
     ...(opts.ledgers ? { resync: { ref: ledgerRef(ws), request: req } } : {}),
   };
 }
