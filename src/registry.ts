@@ -9,7 +9,8 @@ import type { CollectionSpec, RelatedObjects, WorkloadPods } from './edge-state/
 import { workloadPodSelectors } from './edge-state/workload-pods.js';
 import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { resourceDistributionFeature } from './resourcedistribution/index.js';
-import { sidecarSetFeature } from './sidecarset/index.js';
+import { sidecarSetFeatureFor } from './sidecarset/index.js';
+import { FEATURE_GATE_DEFAULTS, parseFeatureGates, type FeatureGates } from './reconcile/feature-gates.js';
 import { workloadSpreadFeature } from './workloadspread/index.js';
 import { pubFeature } from './pub/index.js';
 import { deletionProtectionFeature } from './deletion-protection/index.js';
@@ -28,8 +29,20 @@ import { persistentPodStateFeature } from './persistentpodstate/index.js';
  * The production feature list, in handler order: on pod CREATE WorkloadSpread, then SidecarSet,
  * then container launch priority (it gives injected sidecars their barrier too), then PUB, then
  * PersistentPodState; on pod DELETE/eviction WorkloadSpread's bookkeeping before PUB's check (§6).
+ * `gates`: the OpenKruise feature gates that change a webhook's answer.
  */
-export const FEATURES: readonly Feature[] = [resourceDistributionFeature, workloadSpreadFeature, sidecarSetFeature, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature];
+export function featuresFor(gates: Pick<FeatureGates, 'EnableSortSidecarContainerByName'>): readonly Feature[] {
+  const sidecarSet = sidecarSetFeatureFor({ sortSidecarContainersByName: gates.EnableSortSidecarContainerByName });
+  return [resourceDistributionFeature, workloadSpreadFeature, sidecarSet, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature];
+}
+
+/** The feature list with OpenKruise's default gates. */
+export const FEATURES: readonly Feature[] = featuresFor(FEATURE_GATE_DEFAULTS);
+
+/** The feature list as the environment configures it ($KS_FEATURE_GATES); a bad gate throws FeatureGateError. */
+export function featuresFromEnv(env: { readonly [name: string]: unknown; KS_FEATURE_GATES?: string | undefined }): readonly Feature[] {
+  return env.KS_FEATURE_GATES ? featuresFor(parseFeatureGates(env.KS_FEATURE_GATES)) : FEATURES;
+}
 
 /** The endpoints that have at least one handler, with handlers in feature order. */
 export function webhookEndpoints(features: readonly Feature[] = FEATURES): WebhookEndpoint[] {

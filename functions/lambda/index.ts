@@ -11,7 +11,7 @@
 import { handle } from 'hono/aws-lambda';
 import type { Hono } from 'hono';
 import { buildApp } from '../../src/app.js';
-import { FEATURES, changeKinds, ledgerKinds, relatedObjects, workloadPods } from '../../src/registry.js';
+import { featuresFromEnv, changeKinds, ledgerKinds, relatedObjects, workloadPods } from '../../src/registry.js';
 import { TimerDebouncer } from '../../src/edge-state/timer-debouncer.js';
 import { type Feature } from '../../src/feature.js';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
@@ -70,4 +70,4 @@ export function makeLambdaHandler(features: readonly Feature[], env: Record<stri
   return flushingAfter(handler, flushMetrics) as LambdaHandler;
 }
 
-export const handler = makeLambdaHandler(FEATURES);
+export const handler = makeLambdaHandler(featuresFromEnv(process.env));

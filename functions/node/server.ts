@@ -16,7 +16,7 @@ import { buildApp } from '../../src/app.js';
 import { MemoryLedgers } from '../../src/edge-state/ledger.js';
 import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import type { EdgeTarget } from '../../src/edge-state/push.js';
-import { FEATURES, ledgerKinds } from '../../src/registry.js';
+import { featuresFromEnv, ledgerKinds } from '../../src/registry.js';
 import { type Feature } from '../../src/feature.js';
 import { edgeFromEnv, livePorts } from './ports.js';
 import { nodeTelemetry, observabilityResponse } from '../../src/telemetry/node.js';
@@ -40,7 +40,7 @@ export type NodeServerOptions = {
 };
 
 export async function startNodeServer(opts: NodeServerOptions): Promise<{ server: ServerType; url: string; close(): Promise<void> }> {
-  const features = opts.features ?? FEATURES;
+  const features = opts.features ?? featuresFromEnv(process.env);
   const ledgers = opts.edge ? remoteLedgers(opts.edge) : new MemoryLedgers(ledgerKinds(features));
   const ports = await livePorts({ ...opts, features, ledgers });
   const app = buildApp(ports);

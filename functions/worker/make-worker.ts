@@ -9,12 +9,14 @@ import { edgePorts } from './edge-ports.js';
 import type { Env } from './platform.js';
 import { configureWorkerTelemetry } from './analytics.js';
 
-export function makeWorker(features: readonly Feature[]) {
+/** `features`: a list, or the list the Worker's environment configures (its KS_FEATURE_GATES). */
+export function makeWorker(featureList: readonly Feature[] | ((env: Env) => readonly Feature[])) {
   let app: Promise<Hono> | undefined;
   return {
     // The execution context lets the app finish publishing change events after it has answered (waitUntil).
     async fetch(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response> {
       if (!app) configureWorkerTelemetry(env);
+      const features = typeof featureList === 'function' ? featureList(env) : featureList;
       app ??= edgePorts(env, webhookEndpoints(features), {
         changeKinds: changeKinds(features), ledgerKinds: ledgerKinds(features), relatedObjects: relatedObjects(features),
         collections: stateCollections(features), workloadPods: workloadPods(features),

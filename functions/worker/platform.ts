@@ -46,6 +46,8 @@ export type Env = {
   ADMISSIONS?: AnalyticsEngineDataset;
   /** debug|info|warn|error (default info), and the share of plain allows logged (default 1). */
   KS_LOG_LEVEL?: string;
+  /** OpenKruise feature gates for the webhooks, `Name=true,…` (src/reconcile/feature-gates.ts). */
+  KS_FEATURE_GATES?: string;
   KS_DECISION_LOG_SAMPLE?: string;
   /** Tests only: an EventBridge stand-in on loopback. */
   KS_EVENTBRIDGE_ENDPOINT?: string;

@@ -1,7 +1,8 @@
-// OpenKruise's feature gates that change what a controller decides, set like kruise-manager's
-// `--feature-gates` flag: `KS_FEATURE_GATES="CloneSetPartitionRollback=true,CloneSetShortHash=true"`
-// in the reconciler's environment (Node and Lambda alike). Defaults are OpenKruise's, except that
-// PodUnavailableBudgetUpdateGate is on: workloads ask the budget before an in-place update. Pure.
+// OpenKruise's feature gates that change what a controller or webhook decides, set like
+// kruise-manager's `--feature-gates` flag: `KS_FEATURE_GATES="CloneSetShortHash=true"` in the
+// reconciler's and the edge's environment (Node, Lambda and the Worker alike). Defaults are
+// OpenKruise's, except that PodUnavailableBudgetUpdateGate is on: workloads ask the budget before
+// an in-place update. Pure.
 
 export const FEATURE_GATE_DEFAULTS = {
   /** Raising a CloneSet's partition rolls updated pods back to the current revision. */
@@ -20,6 +21,8 @@ export const FEATURE_GATE_DEFAULTS = {
   PreDownloadImageForInPlaceUpdate: false,
   /** A CloneSet recreates pods whose revision's volume-claim-template hash differs from the update revision's. */
   RecreatePodWhenChangeVCTInCloneSetGate: false,
+  /** SidecarSet injection orders the injected sidecars by name (the edge's pod webhook). */
+  EnableSortSidecarContainerByName: false,
 } as const;
 
 export type FeatureGate = keyof typeof FEATURE_GATE_DEFAULTS;
