@@ -23,13 +23,14 @@ import { imagePullJobFeature } from './imagepulljob/index.js';
 import { imageListPullJobFeature } from './imagelistpulljob/index.js';
 import { containerLaunchPriorityFeature } from './containerlaunchpriority/index.js';
 import { persistentPodStateFeature } from './persistentpodstate/index.js';
+import { podProbeMarkerFeature } from './podprobemarker/index.js';
 
 /**
  * The production feature list, in handler order: on pod CREATE WorkloadSpread, then SidecarSet,
  * then container launch priority (it gives injected sidecars their barrier too), then PUB, then
- * PersistentPodState; on pod DELETE/eviction WorkloadSpread's bookkeeping before PUB's check (§6).
+ * PersistentPodState, then PodProbeMarker; on pod DELETE/eviction WorkloadSpread's bookkeeping before PUB's check (§6).
  */
-export const FEATURES: readonly Feature[] = [resourceDistributionFeature, workloadSpreadFeature, sidecarSetFeature, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature];
+export const FEATURES: readonly Feature[] = [resourceDistributionFeature, workloadSpreadFeature, sidecarSetFeature, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, podProbeMarkerFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature];
 
 /** The endpoints that have at least one handler, with handlers in feature order. */
 export function webhookEndpoints(features: readonly Feature[] = FEATURES): WebhookEndpoint[] {
