@@ -12,9 +12,10 @@ import { decidePodProbeMarkers, type PodProbeMarkerObserved } from './decide.js'
 import { observePodProbeMarkers } from './observe.js';
 import type { Prober } from './results.js';
 
+/** A pod's change runs its namespace's PodProbeMarkers: one scope entry per namespace (`*`), so that many pods share one run and one probe-period wake-up. */
 const podNamespace = (pod: KubeObject) => {
   const p = pod as unknown as Pod;
-  return p.metadata?.namespace && p.spec && isProbedPod(p) ? [{ namespace: p.metadata.namespace, name: p.metadata.name }] : [];
+  return p.metadata?.namespace && p.spec && isProbedPod(p) ? [{ namespace: p.metadata.namespace, name: '*' }] : [];
 };
 
 export function podProbeMarkerReconcilerFor(opts: { prober?: Prober } = {}): Reconciler<PodProbeMarkerObserved> {
