@@ -19,13 +19,17 @@ import type { PullHelper } from './imagepulljob/controller/pull-pod.js';
 import { imageListPullJobReconciler } from './imagelistpulljob/controller/reconciler.js';
 import { launchPriorityReconciler } from './containerlaunchpriority/controller/reconciler.js';
 import { persistentPodStateReconciler } from './persistentpodstate/controller/reconciler.js';
+import { podProbeMarkerReconcilerFor } from './podprobemarker/controller/reconciler.js';
+import type { Prober } from './podprobemarker/controller/results.js';
+import { proberFromEnv } from './podprobemarker/controller/prober-env.js';
 import { FEATURE_GATE_DEFAULTS, parseFeatureGates, type FeatureGates } from './reconcile/feature-gates.js';
 
 /**
  * `gates`: OpenKruise's feature gates, parsed from $KS_FEATURE_GATES by the entry points;
- * `pullHelper`: the ImagePullJob pods' helper image, from $KS_IMAGE_PULL_HELPER.
+ * `pullHelper`: the ImagePullJob pods' helper image, from $KS_IMAGE_PULL_HELPER;
+ * `prober`: PodProbeMarker's own tcp/http probes, where pods are reachable ($KS_POD_PROBES).
  */
-export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: { pullHelper?: PullHelper } = {}): Reconciler[] {
+export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: { pullHelper?: PullHelper; prober?: Prober } = {}): Reconciler[] {
   return [
     resourceDistributionReconciler as Reconciler,
     // PUB first: a one-shot resync (--once, a scheduled Lambda run) refreshes budgets before the
@@ -45,10 +49,12 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: {
     imageListPullJobReconciler as Reconciler,
     launchPriorityReconciler as Reconciler,
     persistentPodStateReconciler as Reconciler,
+    podProbeMarkerReconcilerFor(opts.prober ? { prober: opts.prober } : {}) as Reconciler,
   ];
 }
 
-/** The reconcilers as the environment configures them: $KS_FEATURE_GATES and $KS_IMAGE_PULL_HELPER (the CLI and the Lambda). */
+/** The reconcilers as the environment configures them: $KS_FEATURE_GATES, $KS_IMAGE_PULL_HELPER and $KS_POD_PROBES (the CLI and the Lambda). */
 export function reconcilersFromEnv(env: Record<string, string | undefined>): Reconciler[] {
-  return reconcilers(parseFeatureGates(env.KS_FEATURE_GATES), { pullHelper: parsePullHelper(env.KS_IMAGE_PULL_HELPER) });
+  const prober = proberFromEnv(env);
+  return reconcilers(parseFeatureGates(env.KS_FEATURE_GATES), { pullHelper: parsePullHelper(env.KS_IMAGE_PULL_HELPER), ...(prober ? { prober } : {}) });
 }

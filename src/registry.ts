@@ -24,16 +24,17 @@ import { imagePullJobFeature } from './imagepulljob/index.js';
 import { imageListPullJobFeature } from './imagelistpulljob/index.js';
 import { containerLaunchPriorityFeature } from './containerlaunchpriority/index.js';
 import { persistentPodStateFeature } from './persistentpodstate/index.js';
+import { podProbeMarkerFeature } from './podprobemarker/index.js';
 
 /**
  * The production feature list, in handler order: on pod CREATE WorkloadSpread, then SidecarSet,
  * then container launch priority (it gives injected sidecars their barrier too), then PUB, then
- * PersistentPodState; on pod DELETE/eviction WorkloadSpread's bookkeeping before PUB's check (§6).
- * `gates`: the OpenKruise feature gates that change a webhook's answer.
+ * PersistentPodState, then PodProbeMarker; on pod DELETE/eviction WorkloadSpread's bookkeeping before
+ * PUB's check (§6). `gates`: the OpenKruise feature gates that change a webhook's answer.
  */
 export function featuresFor(gates: Pick<FeatureGates, 'EnableSortSidecarContainerByName'>): readonly Feature[] {
   const sidecarSet = sidecarSetFeatureFor({ sortSidecarContainersByName: gates.EnableSortSidecarContainerByName });
-  return [resourceDistributionFeature, workloadSpreadFeature, sidecarSet, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature];
+  return [resourceDistributionFeature, workloadSpreadFeature, sidecarSet, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, podProbeMarkerFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature];
 }
 
 /** The feature list with OpenKruise's default gates. */

@@ -146,6 +146,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['imagepulljobs'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['imagelistpulljobs'], operations: ['CREATE', 'UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['persistentpodstates'], operations: ['CREATE', 'UPDATE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podprobemarkers'], operations: ['CREATE', 'UPDATE'] },
     ],
     failurePolicy: 'Fail',
     timeoutSeconds: 5,
@@ -181,7 +182,7 @@ export const ENDPOINT_CATALOG: readonly EndpointTemplate[] = [
       // `kubectl scale` and HPAs change replicas through the scale subresource, never the object.
       { apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments/scale', 'replicasets/scale', 'statefulsets/scale'], operations: ['UPDATE'] },
       { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1', 'v1beta1'], resources: ['clonesets/scale', 'statefulsets/scale'], operations: ['UPDATE'] },
-      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads', 'persistentpodstates'], operations: ['DELETE'] },
+      { apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['sidecarsets', 'workloadspreads', 'persistentpodstates', 'podprobemarkers'], operations: ['DELETE'] },
       { apiGroups: ['policy.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podunavailablebudgets'], operations: ['DELETE'] },
       // Budgets' recorded status, whoever writes it (another controller, before a takeover): a
       // ledger not resynced yet is seeded from it.

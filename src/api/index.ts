@@ -7,6 +7,7 @@ import { DaemonSetKind } from './apps/daemonset.js';
 import { ImageListPullJobKind } from './apps/imagelistpulljob.js';
 import { ImagePullJobKind } from './apps/imagepulljob.js';
 import { PersistentPodStateKind } from './apps/persistentpodstate.js';
+import { PodProbeMarkerKind } from './apps/podprobemarker.js';
 import { ResourceDistributionKind } from './apps/resourcedistribution.js';
 import { SidecarSetKind } from './apps/sidecarset.js';
 import { StatefulSetKind } from './apps/statefulset.js';
@@ -22,6 +23,7 @@ export const ALL_KINDS: readonly KindDefinition[] = [
   ImageListPullJobKind,
   ImagePullJobKind,
   PersistentPodStateKind,
+  PodProbeMarkerKind,
   ResourceDistributionKind,
   SidecarSetKind,
   StatefulSetKind,

@@ -138,7 +138,7 @@ describe('observers', () => {
     SidecarSet: 'sidecarsets', Namespace: 'namespaces', ConfigMap: 'configmaps', ControllerRevision: 'controllerrevisions',
     PodUnavailableBudget: 'podunavailablebudgets', ReplicaSet: 'replicasets', Pod: 'pods', WorkloadSpread: 'workloadspreads',
     Deployment: 'deployments', StatefulSet: 'statefulsets', Job: 'jobs', CloneSet: 'clonesets',
-    PersistentPodState: 'persistentpodstates',
+    PersistentPodState: 'persistentpodstates', PodProbeMarker: 'podprobemarkers',
   };
   it.each(specs.filter((s) => !s.compute).map((s) => [s.name, s] as const))('%s is observed on create, update and delete', async (_name, spec) => {
     const { webhookEndpoints } = await import('../registry.js');

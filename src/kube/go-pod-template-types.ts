@@ -865,6 +865,8 @@ export const POD_TEMPLATE_SPEC: StructDef = PodTemplateSpec;
 
 /** core/v1 Container (SidecarSet's SidecarContainer embeds it). */
 export const CONTAINER: StructDef = Container;
+/** A v1.Probe (OpenKruise's PodProbeMarker probes, as the pod annotation carries them). */
+export const PROBE: StructDef = Probe;
 
 /** core/v1 PersistentVolumeClaim (a CloneSet's volume-claim-template hash marshals these). */
 export const PERSISTENT_VOLUME_CLAIM: StructDef = PersistentVolumeClaim;
