@@ -36,6 +36,12 @@ export type ApplyOptions = {
   webhookTimeoutMs?: number;
   /** Keep the webhook configurations even if the edge answers with an error (probe-wait.ts). */
   force?: boolean;
+  /**
+   * Apply the objects given and leave every webhook configuration as it is: `objects` holds none
+   * on purpose (takeover step 3 applies CRDs and RBAC before it may install webhooks), so ours
+   * already installed must not be taken for ones without endpoints and deleted.
+   */
+  leaveWebhookConfigs?: boolean;
 };
 
 /** The edge answered with an error, so the webhook configurations were deleted again. */
@@ -79,6 +85,7 @@ export async function applyClusterSide(kube: KubeHttp, objects: readonly KubeObj
     log(`applied ${obj.kind} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name}${keptNote}`);
   }
 
+  if (opts.leaveWebhookConfigs) return;
   for (const c of WEBHOOK_CONFIGS) {
     if (objects.some((o) => o.kind === c.kind && o.metadata?.name === c.name)) continue;
     if (await deleteIfExists(kube, { apiVersion: ADMISSION, kind: c.kind, metadata: { name: c.name } })) {

@@ -79,7 +79,7 @@ export async function takeover(kube: KubeHttp, opts: TakeoverOptions): Promise<v
   const ours = opts.clusterSide;
   const crdsAndRest = ours.filter((o) => !isWebhookConfig(o));
   out(`3. our CRDs, namespace and RBAC: ${would}apply ${crdsAndRest.length} objects (every stored version kept)`);
-  if (!dryRun) await applyClusterSide(kube, crdsAndRest, { log: (m) => out(`  ${m}`) });
+  if (!dryRun) await applyClusterSide(kube, crdsAndRest, { log: (m) => out(`  ${m}`), leaveWebhookConfigs: true });
 
   out('4. ledgers: what the budgets take over from the status OpenKruise wrote');
   const pubs = await listIfServed(kube, 'policy.kruise.io/v1alpha1', 'PodUnavailableBudget');

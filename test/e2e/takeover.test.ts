@@ -1,0 +1,123 @@
+// `kruise-serverless takeover` and `handback` against a real API server, on a cluster set up as
+// OpenKruise 1.9 leaves it once its manager is scaled down: its manager Deployment, its webhook
+// configurations (pointing at a closed port, Ignore, selecting no namespace, so the cluster keeps
+// working), and a PodUnavailableBudget whose status records a disruption admitted a moment ago.
+// The takeover applies the cluster side as the CLI renders it (our CRDs and our webhooks, pod
+// webhooks scoped to this file's namespace as startEdgeEnv installed them).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { POD_STATUS_OBSERVER } from '../../src/admission/endpoints.js';
+import { renderClusterSide } from '../../src/install/render.js';
+import { serverKeepsNameLabel } from '../../src/install/server-version.js';
+import { readCrdManifests } from '../../src/kube/crd-manifests.js';
+import { isNotFound } from '../../src/kube/errors.js';
+import { webhookEndpoints } from '../../src/registry.js';
+import { REPO_ROOT } from '../cluster/control-plane.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import { pubFeature } from '../../src/pub/index.js';
+import { reconcilers } from '../../src/reconcilers.js';
+import { handback, takeover, TakeoverRefused } from '../../src/takeover/run.js';
+import { deniedBy, evictPod, VPOD } from './support/disrupt.js';
+import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
+import { eventually } from './support/kube.js';
+import { caPem } from './support/tls.js';
+
+const ADMISSION = 'admissionregistration.k8s.io/v1';
+const KS = 'kruise-system';
+const MUTATING = 'kruise-mutating-webhook-configuration';
+let env: EdgeEnv;
+
+const manager = (replicas: number): KubeObject => ({
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'kruise-controller-manager', namespace: KS },
+  spec: { replicas, selector: { matchLabels: { 'control-plane': 'controller-manager' } }, template: { metadata: { labels: { 'control-plane': 'controller-manager' } }, spec: { containers: [{ name: 'manager', image: 'openkruise/kruise-manager:v1.9.0' }] } } },
+} as KubeObject);
+const openKruiseWebhook: KubeObject = {
+  apiVersion: ADMISSION, kind: 'MutatingWebhookConfiguration', metadata: { name: MUTATING },
+  webhooks: [{
+    name: 'mpod.kb.io', admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Ignore',
+    clientConfig: { url: 'https://127.0.0.1:1/mutate-pod' },
+    namespaceSelector: { matchLabels: { 'ks-takeover-e2e': 'nothing-carries-this' } },
+    rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'] }],
+  }],
+} as KubeObject;
+const exists = (apiVersion: string, kind: string, name: string, ns?: string) =>
+  env.kube.get(apiVersion, kind, name, ns).then(() => true, (e: unknown) => { if (isNotFound(e)) return false; throw e; });
+
+/** What `kruise-serverless takeover --base-url … --cluster-id … --secret-file …` renders and applies. */
+async function clusterSide(): Promise<KubeObject[]> {
+  const endpoints = webhookEndpoints([pubFeature]);
+  const scoped = { namespaceSelector: { matchLabels: { 'e2e.kruise-serverless.io/takeover': 'yes' } } };
+  const overrides = Object.fromEntries(endpoints.filter((e) => e.path.endsWith('-pod') || e.path === POD_STATUS_OBSERVER).map((e) => [e.path, scoped]));
+  return renderClusterSide({
+    baseUrl: env.worker.url, clusterId: env.clusterId, secret: env.webhookSecret, caBundle: caPem(), endpoints, overrides,
+    crds: readCrdManifests(join(REPO_ROOT, 'infra', 'crds')), nameLabelKept: await serverKeepsNameLabel(env.kube),
+  });
+}
+
+async function run(dryRun: boolean): Promise<string> {
+  const lines: string[] = [];
+  await takeover(env.kube, { dryRun, force: false, clusterSide: await clusterSide(), reconcilers: reconcilers(), out: (l) => lines.push(l) });
+  return lines.join('\n');
+}
+
+beforeAll(async () => {
+  env = await startEdgeEnv('takeover', [pubFeature]);
+  await env.resync(); // the install's first push
+  await env.kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KS } }).catch(() => undefined);
+  await env.kube.create(openKruiseWebhook);
+});
+afterAll(async () => {
+  await env?.kube.delete(manager(0)).catch(() => undefined);
+  await env?.kube.delete(openKruiseWebhook).catch(() => undefined);
+  await env?.dispose();
+});
+
+describe('takeover', () => {
+  it('refuses while kruise-controller-manager wants replicas, saying why; --dry-run prints every step and changes nothing', async () => {
+    await env.kube.create(manager(1));
+    const refused = await run(false).then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(TakeoverRefused);
+    expect((refused as Error).message).toContain('Deployment kruise-system/kruise-controller-manager wants 1 replica(s): scale it to 0 first');
+    await env.kube.patch(manager(1), { spec: { replicas: 0 } });
+    await eventually('the manager scaled to 0', async () => ((await env.kube.get<KubeObject & { status?: { replicas?: number } }>('apps/v1', 'Deployment', 'kruise-controller-manager', KS)).status?.replicas ?? 0) === 0 || undefined, 30_000);
+
+    const printed = await run(true);
+    expect(printed).toContain(`would delete MutatingWebhookConfiguration ${MUTATING}`);
+    expect(printed).toContain('dry run: nothing was changed');
+    expect(await exists(ADMISSION, 'MutatingWebhookConfiguration', MUTATING)).toBe(true);
+    expect(await exists('v1', 'ConfigMap', 'kruise-serverless-handback', KS)).toBe(false);
+  });
+
+  it('a PUB with a drain OpenKruise admitted a moment ago keeps refusing; no pod write is planned; handback restores OpenKruise’s webhooks', async () => {
+    await env.createPub('web', { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 });
+    const pods = ['web-0', 'web-1', 'web-2'];
+    await Promise.all(pods.map((p) => env.createPod(p, { app: 'web' })));
+    await env.waitReady(pods);
+    await env.resync(); // our ledger holds the PUB already (an earlier install, or a first try)
+    // OpenKruise's webhook then admitted evicting web-0 and wrote it to status; the pod is still there.
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    await env.kube.patch({ apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'web', namespace: env.ns } },
+      { status: { disruptedPods: { 'web-0': now }, unavailableAllowed: 0, currentAvailable: 2, desiredAvailable: 2, totalReplicas: 3 } }, 'merge', 'status');
+
+    const ours = () => env.kube.get(ADMISSION, 'ValidatingWebhookConfiguration', 'kruise-serverless-validating').then((w) => w.metadata?.uid);
+    const before = await ours();
+    const printed = await run(false);
+    // Step 3 applies CRDs and RBAC only: our webhooks already installed are left alone, so no
+    // eviction slips through between removing OpenKruise's (step 2) and installing ours (step 6).
+    expect(await ours()).toBe(before);
+    expect(printed).toContain('no pod write, no pod delete');
+    expect(printed).toContain('in flight: web-0');
+    expect(await exists(ADMISSION, 'MutatingWebhookConfiguration', MUTATING)).toBe(false);
+    expect(await exists('v1', 'ConfigMap', 'kruise-serverless-handback', KS)).toBe(true);
+
+    await env.resync(); // the controller's first run after the takeover
+    expect(await env.pubStatus('web')).toMatchObject({ unavailableAllowed: 0, disruptedPods: { 'web-0': now } });
+    const exhausted = 'podunavailablebudget.policy.kruise.io "web" is forbidden: pub unavailable allowed is negative';
+    expect(await evictPod(env.kube, env.ns, 'web-1')).toEqual({ code: 429, message: deniedBy(VPOD, exhausted) });
+
+    const back: string[] = [];
+    await handback(env.kube, { dryRun: false, out: (l) => back.push(l) });
+    expect(await exists(ADMISSION, 'MutatingWebhookConfiguration', MUTATING)).toBe(true);
+    expect(await exists('v1', 'ConfigMap', 'kruise-serverless-handback', KS)).toBe(false);
+  });
+});
