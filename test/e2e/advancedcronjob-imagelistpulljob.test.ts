@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advancedCronJobFeature } from '../../src/advancedcronjob/index.js';
 import { advancedCronJobReconciler } from '../../src/advancedcronjob/controller/reconciler.js';
-import { KubeApiError } from '../../src/kube/errors.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
-import { eventually } from './support/kube.js';
+import { attempt, eventually } from './support/kube.js';
 import type { AcjObj, ChildObj } from './support/advancedcronjob.js';
 
 const ACJ_V1BETA1 = { apiVersion: 'apps.kruise.io/v1beta1', kind: 'AdvancedCronJob' } as const;
@@ -29,14 +28,7 @@ const pullAcj = (name: string, spec: Record<string, unknown> = {}): AcjObj => ({
   metadata: { name, namespace: env.ns },
   spec: { schedule: '* * * * *', template: { imageListPullJobTemplate: { metadata: { labels: { app: 'pull' } }, spec: { images: ['nginx:1.25', 'busybox:1.36'] } } }, ...spec },
 });
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'admitted';
-  } catch (e) {
-    return e instanceof KubeApiError ? `${e.status} ${e.message}` : String(e);
-  }
-}
+const refusal = (call: Promise<unknown>) => attempt(call, 'admitted');
 const reconcileOnce = async () => {
   const report = await runReconciler(env.kube, advancedCronJobReconciler, { scope: { kind: 'all' }, identity: 'acj-ilpj' });
   expect(JSON.stringify(report.failed)).toBe('[]');

@@ -12,7 +12,7 @@ import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
 import type { Scope } from '../../src/reconcile/types.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
-import { eventually } from './support/kube.js';
+import { attempt, eventually } from './support/kube.js';
 import {
   ACJ, BCJ, JOB, SCHEDULED_AT, acjOf, bcjAcj, childNameAt, childrenOf, eventReasons, finish, handChild, jobAcj, nextMinute, seedAcj, start, type AcjObj, type ChildObj,
 } from './support/advancedcronjob.js';
@@ -48,14 +48,7 @@ const create = (obj: AcjObj) => env.kube.create<AcjObj>(obj);
 const acj = (name: string) => acjOf(env.kube, ns(), name);
 const jobPods = async (job: string) => (await env.kube.list<KubeObject & { metadata: { deletionTimestamp?: string } }>('v1', 'Pod', { namespace: ns(), labelSelector: `job-name=${job}` })).items.filter((p) => !p.metadata.deletionTimestamp);
 const ranFor = (name: string, after: number) => runs.some((r) => r.at > after && (r.scope.kind === 'all' || r.scope.objects.some((o) => o.name === name)));
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'admitted';
-  } catch (e) {
-    return e instanceof KubeApiError ? `${e.status} ${e.message}` : String(e);
-  }
-}
+const refusal = (call: Promise<unknown>) => attempt(call, 'admitted');
 
 describe('webhooks', () => {
   it('refuses an invalid schedule or time zone at the edge, with OpenKruise’s messages', async () => {
