@@ -21,6 +21,7 @@ import { advancedCronJobFeature } from './advancedcronjob/index.js';
 import { unitedDeploymentFeature } from './uniteddeployment/index.js';
 import { imagePullJobFeature } from './imagepulljob/index.js';
 import { imageListPullJobFeature } from './imagelistpulljob/index.js';
+import { ephemeralJobFeature } from './ephemeraljob/index.js';
 import { containerLaunchPriorityFeature } from './containerlaunchpriority/index.js';
 import { persistentPodStateFeature } from './persistentpodstate/index.js';
 
@@ -29,7 +30,7 @@ import { persistentPodStateFeature } from './persistentpodstate/index.js';
  * then container launch priority (it gives injected sidecars their barrier too), then PUB, then
  * PersistentPodState; on pod DELETE/eviction WorkloadSpread's bookkeeping before PUB's check (§6).
  */
-export const FEATURES: readonly Feature[] = [resourceDistributionFeature, workloadSpreadFeature, sidecarSetFeature, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature];
+export const FEATURES: readonly Feature[] = [resourceDistributionFeature, workloadSpreadFeature, sidecarSetFeature, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature, ephemeralJobFeature];
 
 /** The endpoints that have at least one handler, with handlers in feature order. */
 export function webhookEndpoints(features: readonly Feature[] = FEATURES): WebhookEndpoint[] {
