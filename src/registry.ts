@@ -22,6 +22,7 @@ import { advancedCronJobFeature } from './advancedcronjob/index.js';
 import { unitedDeploymentFeature } from './uniteddeployment/index.js';
 import { imagePullJobFeature } from './imagepulljob/index.js';
 import { imageListPullJobFeature } from './imagelistpulljob/index.js';
+import { ephemeralJobFeature } from './ephemeraljob/index.js';
 import { containerLaunchPriorityFeature } from './containerlaunchpriority/index.js';
 import { persistentPodStateFeature } from './persistentpodstate/index.js';
 import { podProbeMarkerFeature } from './podprobemarker/index.js';
@@ -34,7 +35,7 @@ import { podProbeMarkerFeature } from './podprobemarker/index.js';
  */
 export function featuresFor(gates: Pick<FeatureGates, 'EnableSortSidecarContainerByName'>): readonly Feature[] {
   const sidecarSet = sidecarSetFeatureFor({ sortSidecarContainersByName: gates.EnableSortSidecarContainerByName });
-  return [resourceDistributionFeature, workloadSpreadFeature, sidecarSet, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, podProbeMarkerFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature];
+  return [resourceDistributionFeature, workloadSpreadFeature, sidecarSet, containerLaunchPriorityFeature, pubFeature, persistentPodStateFeature, podProbeMarkerFeature, deletionProtectionFeature, cloneSetFeature, statefulSetFeature, daemonSetFeature, broadcastJobFeature, advancedCronJobFeature, unitedDeploymentFeature, imagePullJobFeature, imageListPullJobFeature, ephemeralJobFeature];
 }
 
 /** The feature list with OpenKruise's default gates. */

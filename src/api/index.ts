@@ -4,6 +4,7 @@ import { AdvancedCronJobKind } from './apps/advancedcronjob.js';
 import { BroadcastJobKind } from './apps/broadcastjob.js';
 import { CloneSetKind } from './apps/cloneset.js';
 import { DaemonSetKind } from './apps/daemonset.js';
+import { EphemeralJobKind } from './apps/ephemeraljob.js';
 import { ImageListPullJobKind } from './apps/imagelistpulljob.js';
 import { ImagePullJobKind } from './apps/imagepulljob.js';
 import { PersistentPodStateKind } from './apps/persistentpodstate.js';
@@ -20,6 +21,7 @@ export const ALL_KINDS: readonly KindDefinition[] = [
   BroadcastJobKind,
   CloneSetKind,
   DaemonSetKind,
+  EphemeralJobKind,
   ImageListPullJobKind,
   ImagePullJobKind,
   PersistentPodStateKind,
