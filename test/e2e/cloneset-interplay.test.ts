@@ -31,7 +31,7 @@ const ZONE_NODES = ['zone-a', 'zone-b'].map((zone) => ({ name: `csi-${zone}`, la
 let env: EdgeEnv;
 beforeAll(async () => {
   // The production handler order on pod CREATE: WorkloadSpread, SidecarSet, PUB.
-  const features = FEATURES.filter((f) => [workloadSpreadFeature, sidecarSetFeature, pubFeature, cloneSetFeature].includes(f));
+  const features = FEATURES.filter((f) => [workloadSpreadFeature, sidecarSetFeature, pubFeature, cloneSetFeature].some((wanted) => wanted.name === f.name));
   env = await startEdgeEnv('csi', features);
   await env.kubelet.addNodes(ZONE_NODES);
   // The install's first push, as `npm start` and `install` make before the webhooks go live: an edge

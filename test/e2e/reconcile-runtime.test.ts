@@ -389,13 +389,14 @@ describe('applyPlan', () => {
     expect((await getConfigMap('game-demo-copy')).data).toEqual({ ...existing.data, after: 'conflicts' });
   });
 
-  it('NotFound on delete counts as done; other errors are recorded, not thrown', async () => {
+  it('NotFound on delete counts as done, on a patch as a stale target; other errors are recorded, not thrown', async () => {
     const result = await act({ writes: [
       { op: 'delete', target: { apiVersion: 'v1', kind: 'ConfigMap', name: `never-was-${RUN}`, namespace: ns }, reason: 'test' },
       { op: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: `never-was-${RUN}`, namespace: ns }, patchType: 'merge', patch: {}, reason: 'test' },
+      { op: 'create', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'Not_A_Name', namespace: ns } }, reason: 'test' },
     ] });
-    expect(result.applied).toBe(1);
-    expect(result.failed).toEqual([{ write: `patch (merge) ConfigMap ${ns}/never-was-${RUN}`, error: expect.stringMatching(/404/) }]);
+    expect(result).toMatchObject({ applied: 1, conflicts: 1 });
+    expect(result.failed).toEqual([{ write: `create ConfigMap ${ns}/Not_A_Name`, error: expect.stringMatching(/422/) }]);
   });
 
   it('a write into a namespace being deleted is moot: counted as a conflict, not a failure', async () => {
