@@ -279,21 +279,21 @@ export class KubeHttp {
   /** The REST path of a kind's collection (and of one object, given a name), via discovery. */
   async pathFor(apiVersion: string, kind: string, namespace?: string, name?: string): Promise<string> {
     const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-    const cached = this.discovery.get(apiVersion);
-    let res = await this.discoverKind(base, apiVersion, kind, cached);
+    const wasCached = this.discovery.has(apiVersion);
+    let res = await this.discoverKind(base, apiVersion, kind);
     // A CRD established after the version was first discovered: look once more, as client-go's
     // deferred REST mapper resets on a miss.
-    if (!res && cached) {
+    if (!res && wasCached) {
       this.discovery.delete(apiVersion);
-      res = await this.discoverKind(base, apiVersion, kind, undefined);
+      res = await this.discoverKind(base, apiVersion, kind);
     }
     if (!res) throw new KubeApiError(404, 'NotFound', `the API server does not serve ${kind} in ${apiVersion}`);
     const ns = res.namespaced ? `/namespaces/${namespace ?? 'default'}` : '';
     return `${base}${ns}/${res.name}${name ? `/${name}` : ''}`;
   }
 
-  private async discoverKind(base: string, apiVersion: string, kind: string, cached: Promise<DiscoveredResource[]> | undefined): Promise<DiscoveredResource | undefined> {
-    let resources = cached ?? this.discovery.get(apiVersion);
+  private async discoverKind(base: string, apiVersion: string, kind: string): Promise<DiscoveredResource | undefined> {
+    let resources = this.discovery.get(apiVersion);
     if (!resources) {
       resources = this.request<{ resources: DiscoveredResource[] }>('GET', base).then((r) => r.resources);
       this.discovery.set(apiVersion, resources);
