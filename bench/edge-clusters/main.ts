@@ -1,0 +1,231 @@
+// npm run bench:edge-clusters [-- --clusters=50 --pods=300 --rounds=4 --round-seconds=8 --in-flight=8 --push-period-seconds=15]
+// Many clusters on one edge (issue 30, group 4). One edge (the production Worker under Miniflare)
+// serves `clusters` registered clusters, each with its own path secret, sync token and pushed
+// state; admissions (pod CREATEs to mutate-pod, evictions to validate-pod against a PUB ledger,
+// 3 : 1) go round-robin over all of them while every cluster's reconciler keeps pushing (churned
+// pods, PUB resyncs) once per push period. The same load goes to one cluster alone on a second,
+// fresh edge. Rounds alternate between the two edges (each edge's pushes run only during its own
+// rounds). Printed: admission p50/p99 both ways and their ratio, and what the edge holds per
+// cluster (Durable Object storage bytes, workerd RSS). Figures are printed, never asserted.
+import '../harness/offline-env.js'; // first: before anything loads Miniflare
+import { cpus, loadavg } from 'node:os';
+import { stop as stopEsbuild } from 'esbuild';
+import { listCollection } from '../../src/edge-state/live-state.js';
+import { stateCollections } from '../../src/registry.js';
+import { descendants } from '../harness/cpu.js';
+import { withServingCert } from '../harness/https-target.js';
+import { drive, figures, mergeTallies, type Figures, type Tally } from '../harness/load.js';
+import { fixed, tableRow, times } from '../harness/report.js';
+import { EdgeCluster, type Review } from './cluster.js';
+import { Edge, type Registered, type Stored } from './edge.js';
+import { BackgroundPushes } from './pushes.js';
+
+const GOAL_P99 = 1.2;
+const WATCHDOG_MS = 540_000;
+const REVIEWS_PER_CLUSTER = 400;
+
+const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+
+function option(name: string, fallback: number): number {
+  const arg = process.argv.slice(2).find((a) => a.startsWith(`--${name}=`));
+  if (!arg) return fallback;
+  const v = Number(arg.slice(name.length + 3));
+  if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a whole number ≥ 1, got "${arg.slice(name.length + 3)}"`);
+  return v;
+}
+
+const opts = {
+  clusters: option('clusters', 50),
+  pods: option('pods', 300),
+  rounds: option('rounds', 4),
+  roundMs: option('round-seconds', 8) * 1000,
+  inFlight: option('in-flight', 8),
+  pushPeriodMs: option('push-period-seconds', 15) * 1000,
+};
+
+type Side = 'many' | 'alone';
+type Memory = { clusters: number; rssBaseKiB: number; rssPushedKiB: number; rssAfterKiB: number; storage: Record<string, Stored> };
+type SideResult = { all: Figures; create: Figures; evict: Figures; pushes: number; pushP50Ms: number; pushP99Ms: number; pushFailures: number; memory: Memory };
+
+/** Per cluster, its admissions (3 creates then 1 eviction, repeating). */
+function reviewsOf(r: Registered): Review[] {
+  const creates = r.cluster.podReviews(REVIEWS_PER_CLUSTER);
+  const evictions = r.cluster.evictionReviews(REVIEWS_PER_CLUSTER / 3);
+  return Array.from({ length: REVIEWS_PER_CLUSTER }, (_, i) => (i % 4 === 3 ? evictions[i >> 2]! : creates[i - (i >> 2)]!));
+}
+
+/** Latency per kind of admission, beside the load's own tally. */
+class ByKind {
+  readonly ms = { create: [] as number[], evict: [] as number[] };
+  figures(kind: 'create' | 'evict'): Figures {
+    const t: Tally = { latenciesMs: this.ms[kind], failed: 0, elapsedMs: 1, clientCpuMs: 0, serverCpuMs: undefined };
+    return figures(t);
+  }
+}
+
+/** Request i goes to cluster i mod n, its next review; the answer must be that review's decision. */
+function sender(edge: Edge, reviews: Review[][], kinds: ByKind) {
+  const next = reviews.map(() => 0);
+  return async (i: number): Promise<boolean> => {
+    const c = i % reviews.length;
+    const list = reviews[c]!;
+    const n = next[c]!;
+    next[c] = n + 1;
+    const review = list[n % list.length]!;
+    const r = edge.registered[c]!;
+    const t0 = performance.now();
+    const { status, text } = await (review.kind === 'create' ? r.mutate : r.validate)(review.body);
+    kinds.ms[review.kind].push(performance.now() - t0);
+    if (status !== 200 || !text.includes(review.uid)) throw new Error(`${r.cluster.id} ${review.kind}: HTTP ${status}: ${text.slice(0, 200)}`);
+    // A pod CREATE: allowed and injected. An eviction: allowed, or the budget's refusal.
+    const expected = review.kind === 'create' ? text.includes('"allowed":true') && text.includes('"patch"') : text.includes('"allowed":true') || text.includes('pub unavailable allowed is negative');
+    if (!expected) throw new Error(`${r.cluster.id} ${review.kind}: unexpected answer ${text.slice(0, 300)}`);
+    return true;
+  };
+}
+
+async function startSide(side: Side, count: number, clusters: EdgeCluster[], tls: Parameters<typeof Edge.start>[1]): Promise<{ edge: Edge; memory: Memory }> {
+  const t0 = performance.now();
+  const edge = await Edge.start(side, tls, opts.inFlight + 4);
+  try {
+    await edge.warm();
+    const rssBaseKiB = edge.rssKiB();
+    for (const c of clusters.slice(0, count)) await Edge.push(await edge.register(c));
+    const memory: Memory = { clusters: count, rssBaseKiB, rssPushedKiB: edge.rssKiB(), rssAfterKiB: 0, storage: edge.storedBytes() };
+    log(`${side}: edge up, ${count} cluster(s) registered and pushed in ${((performance.now() - t0) / 1000).toFixed(1)} s; workerd RSS ${rssBaseKiB} → ${memory.rssPushedKiB} KiB`);
+    return { edge, memory };
+  } catch (e) {
+    await edge.close();
+    throw e;
+  }
+}
+
+/** What one cluster's reconciler pushes, as JSON: the logical size of its state. */
+async function pushedJsonBytes(cluster: EdgeCluster): Promise<number> {
+  let bytes = 0;
+  for (const spec of stateCollections()) bytes += JSON.stringify((await listCollection(cluster.list, spec)).items).length;
+  return bytes;
+}
+
+const kib = (bytes: number | null) => (bytes === null ? '-' : (bytes / 1024).toFixed(0));
+
+/** One line per edge: what it stores and its workerd's RSS, in total and per cluster. */
+function memoryLine(m: Memory): string {
+  const none: Stored = { objects: 0, fileBytes: 0, rowBytes: 0 };
+  const clusterObj = m.storage.ClusterObject ?? none;
+  const ledgerObj = m.storage.LedgerObject ?? none;
+  const rows = clusterObj.rowBytes === null || ledgerObj.rowBytes === null ? null : clusterObj.rowBytes + ledgerObj.rowBytes;
+  return `${String(m.clusters).padStart(3)} cluster(s): stored rows ${kib(clusterObj.rowBytes)} KiB in ${clusterObj.objects} cluster objects + ${kib(ledgerObj.rowBytes)} KiB in ${ledgerObj.objects} ledger objects`
+    + ` = ${kib(rows === null ? null : rows / m.clusters)} KiB per cluster (SQLite files with WAL: ${kib((clusterObj.fileBytes + ledgerObj.fileBytes) / m.clusters)} KiB per cluster);`
+    + ` workerd RSS ${m.rssBaseKiB} KiB idle → ${m.rssPushedKiB} KiB pushed → ${m.rssAfterKiB} KiB after the rounds`;
+}
+
+async function run(): Promise<Record<string, unknown>> {
+  const clusters = await Promise.all(Array.from({ length: opts.clusters }, (_, i) => EdgeCluster.build(i, opts.pods)));
+  const jsonBytes = await pushedJsonBytes(clusters[0]!);
+  return withServingCert(async (tls) => {
+    const sides: Partial<Record<Side, { edge: Edge; memory: Memory }>> = {};
+    try {
+      sides.many = await startSide('many', opts.clusters, clusters, tls);
+      // A fresh edge, the first cluster alone (its own copy of the same state as on the shared edge).
+      sides.alone = await startSide('alone', 1, [await EdgeCluster.build(0, opts.pods)], tls);
+      const results = {} as Record<Side, SideResult>;
+      const tallies: Record<Side, Tally[]> = { many: [], alone: [] };
+      const kinds: Record<Side, ByKind> = { many: new ByKind(), alone: new ByKind() };
+      const pushes: Record<Side, BackgroundPushes> = {
+        many: new BackgroundPushes(sides.many.edge.registered, opts.pushPeriodMs, log),
+        alone: new BackgroundPushes(sides.alone.edge.registered, opts.pushPeriodMs, log),
+      };
+      const senders = {
+        many: sender(sides.many.edge, sides.many.edge.registered.map(reviewsOf), kinds.many),
+        alone: sender(sides.alone.edge, sides.alone.edge.registered.map(reviewsOf), kinds.alone),
+      };
+      const order: Side[] = ['many', 'alone'];
+      log(`warming up both edges (${opts.inFlight} in flight)`);
+      for (const s of order) {
+        const warm = await drive(senders[s], { requests: opts.clusters * 8, concurrency: opts.inFlight, maxMs: 10_000 }, sides[s]!.edge.pids);
+        if (warm.failed) throw new Error(`${s}: ${warm.failed} warm-up admissions failed, first: ${warm.firstError}`);
+      }
+      kinds.many = new ByKind();
+      kinds.alone = new ByKind();
+      senders.many = sender(sides.many.edge, sides.many.edge.registered.map(reviewsOf), kinds.many);
+      senders.alone = sender(sides.alone.edge, sides.alone.edge.registered.map(reviewsOf), kinds.alone);
+      for (let r = 0; r < opts.rounds; r++) {
+        for (const s of r % 2 ? [...order].reverse() : order) {
+          pushes[s].start();
+          const t = await drive(senders[s], { requests: 1_000_000, concurrency: opts.inFlight, maxMs: opts.roundMs }, sides[s]!.edge.pids);
+          await pushes[s].stop();
+          if (t.failed) throw new Error(`${s}: ${t.failed} admissions failed, first: ${t.firstError}`);
+          tallies[s].push(t);
+          log(`round ${r + 1}/${opts.rounds} ${s}: ${t.latenciesMs.length} admissions, ${pushes[s].count} pushes so far`);
+        }
+      }
+      for (const s of order) {
+        const side = sides[s]!;
+        side.memory.rssAfterKiB = side.edge.rssKiB();
+        side.memory.storage = side.edge.storedBytes();
+        const p = pushes[s].figures();
+        results[s] = { all: figures(mergeTallies(tallies[s])), create: kinds[s].figures('create'), evict: kinds[s].figures('evict'), pushes: p.count, pushP50Ms: p.p50Ms, pushP99Ms: p.p99Ms, pushFailures: p.failures, memory: side.memory };
+      }
+      print(results, jsonBytes);
+      return { options: opts, results, pushedJsonBytesPerCluster: jsonBytes };
+    } finally {
+      for (const s of ['many', 'alone'] as const) await sides[s]?.edge.close();
+    }
+  });
+}
+
+function print(results: Record<Side, SideResult>, jsonBytes: number): void {
+  const w = [24, 8, 8, 8, 8, 8, 8, 8, 8, 9];
+  const row = (cells: string[]) => tableRow(cells, w, 1);
+  const ratio = (f: (x: SideResult) => number) => times(f(results.many) / f(results.alone));
+  const lines = [
+    `production Worker under Miniflare (KS_LOG_LEVEL=warn, Durable Objects persisted on tmpfs); ${opts.pods} pods, 4 SidecarSets, 2 PUBs, 1 WorkloadSpread per cluster;`
+      + ` ${opts.inFlight} admissions in flight (pod CREATE : eviction = 3 : 1), ${opts.rounds} alternating rounds of ${opts.roundMs / 1000} s per edge;`
+      + ` every cluster pushes (${3} pods churned per workload, PUB resync) once per ${opts.pushPeriodMs / 1000} s during its edge's rounds`,
+    row(['edge', 'adm', 'adm/s', 'p50 ms', 'p99 ms', 'create50', 'create99', 'evict50', 'evict99', 'pushes']),
+  ];
+  const label = { many: `${opts.clusters} clusters, spread`, alone: '1 cluster alone' };
+  for (const s of ['many', 'alone'] as const) {
+    const r = results[s];
+    lines.push(row([label[s], String(r.all.requests), fixed(r.all.perSecond, 0), fixed(r.all.p50Ms, 2), fixed(r.all.p99Ms, 2), fixed(r.create.p50Ms, 2), fixed(r.create.p99Ms, 2), fixed(r.evict.p50Ms, 2), fixed(r.evict.p99Ms, 2), `${r.pushes}${r.pushFailures ? ` (${r.pushFailures} failed)` : ''}`]));
+  }
+  lines.push(row(['many / alone', '', ratio((x) => x.all.perSecond), ratio((x) => x.all.p50Ms), ratio((x) => x.all.p99Ms), ratio((x) => x.create.p50Ms), ratio((x) => x.create.p99Ms), ratio((x) => x.evict.p50Ms), ratio((x) => x.evict.p99Ms), '']));
+  lines.push(`push (all collections + PUB resync) p50/p99 ms: many ${fixed(results.many.pushP50Ms, 0)} / ${fixed(results.many.pushP99Ms, 0)}, alone ${fixed(results.alone.pushP50Ms, 0)} / ${fixed(results.alone.pushP99Ms, 0)}`);
+  lines.push('', `state per cluster, after the rounds (a push carries ${kib(jsonBytes)} KiB of JSON per cluster):`);
+  for (const s of ['many', 'alone'] as const) lines.push(`  ${memoryLine(results[s].memory)}`);
+  // The first cluster also pays for what any cluster needs (objects' isolates, the app's caches): per added cluster, the difference.
+  const added = opts.clusters - 1;
+  const marginal = (f: (m: Memory) => number) => (added ? ((f(results.many.memory) - f(results.alone.memory)) / added).toFixed(0) : '-');
+  lines.push(`  workerd RSS per added cluster (many − alone, ÷ ${added}): ${marginal((m) => m.rssPushedKiB)} KiB pushed, ${marginal((m) => m.rssAfterKiB)} KiB after the rounds`);
+  const p99 = results.many.all.p99Ms / results.alone.all.p99Ms;
+  lines.push('', `goals: many/alone admission p99 ${times(p99)} (goal ≤ ${GOAL_P99}×, ${p99 <= GOAL_P99 ? 'met' : 'not met'}); p50 ${ratio((x) => x.all.p50Ms)}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+const watchdog = setTimeout(() => {
+  process.stderr.write(`bench: still running after ${WATCHDOG_MS / 1000}s; stopping the processes it started\n`);
+  for (const pid of descendants().keys()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+const started = performance.now();
+const host = { node: process.version, cpus: cpus().length, loadavgBefore: loadavg().map((l) => Number(l.toFixed(2))) };
+log(`edge-clusters: ${JSON.stringify(opts)} (node ${host.node}, ${host.cpus} CPUs, load average ${host.loadavgBefore.join(' ')})`);
+try {
+  const out = await run();
+  const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+  const loadAfter = loadavg().map((l) => Number(l.toFixed(2)));
+  process.stdout.write(`host: node ${host.node}, ${host.cpus} CPUs, load average ${host.loadavgBefore.join(' ')} → ${loadAfter.join(' ')}; ${seconds} s\n`);
+  process.stdout.write(`BENCH_JSON ${JSON.stringify({ subject: 'edge-clusters', at: new Date().toISOString(), seconds, host: { ...host, loadavgAfter: loadAfter }, ...out })}\n`);
+} finally {
+  clearTimeout(watchdog);
+  await stopEsbuild();
+}
