@@ -57,6 +57,10 @@ function reviewsOf(r: Registered): Review[] {
 /** Latency per kind of admission, beside the load's own tally. */
 class ByKind {
   readonly ms = { create: [] as number[], evict: [] as number[] };
+  reset(): void {
+    this.ms.create.length = 0;
+    this.ms.evict.length = 0;
+  }
   figures(kind: 'create' | 'evict'): Figures {
     const t: Tally = { latenciesMs: this.ms[kind], failed: 0, elapsedMs: 1, clientCpuMs: 0, serverCpuMs: undefined };
     return figures(t);
@@ -146,10 +150,7 @@ async function run(): Promise<Record<string, unknown>> {
         const warm = await drive(senders[s], { requests: opts.clusters * 8, concurrency: opts.inFlight, maxMs: 10_000 }, sides[s]!.edge.pids);
         if (warm.failed) throw new Error(`${s}: ${warm.failed} warm-up admissions failed, first: ${warm.firstError}`);
       }
-      kinds.many = new ByKind();
-      kinds.alone = new ByKind();
-      senders.many = sender(sides.many.edge, sides.many.edge.registered.map(reviewsOf), kinds.many);
-      senders.alone = sender(sides.alone.edge, sides.alone.edge.registered.map(reviewsOf), kinds.alone);
+      for (const s of order) kinds[s].reset();
       for (let r = 0; r < opts.rounds; r++) {
         for (const s of r % 2 ? [...order].reverse() : order) {
           pushes[s].start();
