@@ -18,6 +18,15 @@ import { descendants } from '../harness/cpu.js';
 import { fetchVia, overHttps, trustingAgent, type Exchange, type Tls } from '../harness/https-target.js';
 import { NAMESPACE, type EdgeCluster } from './cluster.js';
 
+/** Persist directories of the edges still open (tmpfs holds them in memory): removed on close, or by `removeLeftovers`. */
+const open = new Set<string>();
+
+/** Removes what open edges stored, for a run stopped before closing them (watchdog, signal). */
+export function removeLeftovers(): void {
+  for (const dir of open) rmSync(dir, { recursive: true, force: true });
+  open.clear();
+}
+
 export type Stored = { objects: number; fileBytes: number; rowBytes: number | null };
 
 /** Key + value bytes of a Durable Object's storage rows (Miniflare keeps them in table _cf_KV). */
@@ -48,6 +57,7 @@ export class Edge {
     const known = new Set(descendants().keys());
     const persistDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), `ks-bench-edge-${name}-`));
     const adminToken = newSecret();
+    open.add(persistDir);
     const agent = trustingAgent(tls.ca, connections);
     try {
       // Warnings only: info logs every admission to this process's stdout (the bench's table).
@@ -57,6 +67,7 @@ export class Edge {
     } catch (e) {
       await agent.close();
       rmSync(persistDir, { recursive: true, force: true });
+      open.delete(persistDir);
       throw e;
     }
   }
@@ -132,5 +143,6 @@ export class Edge {
     await this.agent.close();
     await this.worker.dispose();
     rmSync(this.persistDir, { recursive: true, force: true });
+    open.delete(this.persistDir);
   }
 }

@@ -17,7 +17,7 @@ import { withServingCert } from '../harness/https-target.js';
 import { drive, figures, mergeTallies, type Figures, type Tally } from '../harness/load.js';
 import { fixed, tableRow, times } from '../harness/report.js';
 import { EdgeCluster, type Review } from './cluster.js';
-import { Edge, type Registered, type Stored } from './edge.js';
+import { Edge, removeLeftovers, type Registered, type Stored } from './edge.js';
 import { BackgroundPushes } from './pushes.js';
 
 const GOAL_P99 = 1.2;
@@ -213,9 +213,16 @@ const watchdog = setTimeout(() => {
       // already gone
     }
   }
+  removeLeftovers();
   process.exit(1);
 }, WATCHDOG_MS);
 watchdog.unref();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    removeLeftovers();
+    process.exit(1);
+  });
+}
 
 const started = performance.now();
 const host = { node: process.version, cpus: cpus().length, loadavgBefore: loadavg().map((l) => Number(l.toFixed(2))) };
