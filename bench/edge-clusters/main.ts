@@ -204,8 +204,8 @@ function print(results: Record<Side, SideResult>, jsonBytes: number): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`bench: still running after ${WATCHDOG_MS / 1000}s; stopping the processes it started\n`);
+/** Stops the processes this run started (workerd) and removes what the edges stored. */
+function abandon(): never {
   for (const pid of descendants().keys()) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -215,14 +215,14 @@ const watchdog = setTimeout(() => {
   }
   removeLeftovers();
   process.exit(1);
+}
+
+const watchdog = setTimeout(() => {
+  process.stderr.write(`bench: still running after ${WATCHDOG_MS / 1000}s; stopping the processes it started\n`);
+  abandon();
 }, WATCHDOG_MS);
 watchdog.unref();
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    removeLeftovers();
-    process.exit(1);
-  });
-}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, abandon);
 
 const started = performance.now();
 const host = { node: process.version, cpus: cpus().length, loadavgBefore: loadavg().map((l) => Number(l.toFixed(2))) };
