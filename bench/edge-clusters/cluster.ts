@@ -19,7 +19,7 @@ const HASH = { web: '5d8f7c9b4', api: '7b6c5d4e3' } as const;
 /** Each budget lets this many pods go per resync; every further eviction is refused. */
 export const PUB_ALLOWANCE = 5;
 /** Pods replaced per churning workload and push (a rolling update's step). */
-const CHURN = 3;
+export const CHURN = 3;
 
 type Json = Record<string, unknown>;
 type Meta = { name: string; namespace?: string; uid: string; resourceVersion: string } & Json;

@@ -15,12 +15,11 @@ import { stateCollections } from '../../src/registry.js';
 import { descendants } from '../harness/cpu.js';
 import { withServingCert } from '../harness/https-target.js';
 import { drive, figures, mergeTallies, type Figures, type Tally } from '../harness/load.js';
-import { fixed, tableRow, times } from '../harness/report.js';
 import { EdgeCluster, type Review } from './cluster.js';
-import { Edge, removeLeftovers, type Registered, type Stored } from './edge.js';
+import { Edge, removeLeftovers, type Registered } from './edge.js';
+import { print, type Memory, type Options, type Side, type SideResult } from './report.js';
 import { BackgroundPushes } from './pushes.js';
 
-const GOAL_P99 = 1.2;
 const WATCHDOG_MS = 540_000;
 const REVIEWS_PER_CLUSTER = 400;
 
@@ -34,7 +33,7 @@ function option(name: string, fallback: number): number {
   return v;
 }
 
-const opts = {
+const opts: Options = {
   clusters: option('clusters', 50),
   pods: option('pods', 300),
   rounds: option('rounds', 4),
@@ -43,9 +42,6 @@ const opts = {
   pushPeriodMs: option('push-period-seconds', 15) * 1000,
 };
 
-type Side = 'many' | 'alone';
-type Memory = { clusters: number; rssBaseKiB: number; rssPushedKiB: number; rssAfterKiB: number; storage: Record<string, Stored> };
-type SideResult = { all: Figures; create: Figures; evict: Figures; pushes: number; pushP50Ms: number; pushP99Ms: number; pushFailures: number; memory: Memory };
 
 /** Per cluster, its admissions (3 creates then 1 eviction, repeating). */
 function reviewsOf(r: Registered): Review[] {
@@ -111,19 +107,6 @@ async function pushedJsonBytes(cluster: EdgeCluster): Promise<number> {
   return bytes;
 }
 
-const kib = (bytes: number | null) => (bytes === null ? '-' : (bytes / 1024).toFixed(0));
-
-/** One line per edge: what it stores and its workerd's RSS, in total and per cluster. */
-function memoryLine(m: Memory): string {
-  const none: Stored = { objects: 0, fileBytes: 0, rowBytes: 0 };
-  const clusterObj = m.storage.ClusterObject ?? none;
-  const ledgerObj = m.storage.LedgerObject ?? none;
-  const rows = clusterObj.rowBytes === null || ledgerObj.rowBytes === null ? null : clusterObj.rowBytes + ledgerObj.rowBytes;
-  return `${String(m.clusters).padStart(3)} cluster(s): stored rows ${kib(clusterObj.rowBytes)} KiB in ${clusterObj.objects} cluster objects + ${kib(ledgerObj.rowBytes)} KiB in ${ledgerObj.objects} ledger objects`
-    + ` = ${kib(rows === null ? null : rows / m.clusters)} KiB per cluster (SQLite files with WAL: ${kib((clusterObj.fileBytes + ledgerObj.fileBytes) / m.clusters)} KiB per cluster);`
-    + ` workerd RSS ${m.rssBaseKiB} KiB idle → ${m.rssPushedKiB} KiB pushed → ${m.rssAfterKiB} KiB after the rounds`;
-}
-
 async function run(): Promise<Record<string, unknown>> {
   const clusters = await Promise.all(Array.from({ length: opts.clusters }, (_, i) => EdgeCluster.build(i, opts.pods)));
   const jsonBytes = await pushedJsonBytes(clusters[0]!);
@@ -168,40 +151,12 @@ async function run(): Promise<Record<string, unknown>> {
         const p = pushes[s].figures();
         results[s] = { all: figures(mergeTallies(tallies[s])), create: kinds[s].figures('create'), evict: kinds[s].figures('evict'), pushes: p.count, pushP50Ms: p.p50Ms, pushP99Ms: p.p99Ms, pushFailures: p.failures, memory: side.memory };
       }
-      print(results, jsonBytes);
+      print(opts, results, jsonBytes);
       return { options: opts, results, pushedJsonBytesPerCluster: jsonBytes };
     } finally {
       for (const s of ['many', 'alone'] as const) await sides[s]?.edge.close();
     }
   });
-}
-
-function print(results: Record<Side, SideResult>, jsonBytes: number): void {
-  const w = [24, 8, 8, 8, 8, 8, 8, 8, 8, 9];
-  const row = (cells: string[]) => tableRow(cells, w, 1);
-  const ratio = (f: (x: SideResult) => number) => times(f(results.many) / f(results.alone));
-  const lines = [
-    `production Worker under Miniflare (KS_LOG_LEVEL=warn, Durable Objects persisted on tmpfs); ${opts.pods} pods, 4 SidecarSets, 2 PUBs, 1 WorkloadSpread per cluster;`
-      + ` ${opts.inFlight} admissions in flight (pod CREATE : eviction = 3 : 1), ${opts.rounds} alternating rounds of ${opts.roundMs / 1000} s per edge;`
-      + ` every cluster pushes (${3} pods churned per workload, PUB resync) once per ${opts.pushPeriodMs / 1000} s during its edge's rounds`,
-    row(['edge', 'adm', 'adm/s', 'p50 ms', 'p99 ms', 'create50', 'create99', 'evict50', 'evict99', 'pushes']),
-  ];
-  const label = { many: `${opts.clusters} clusters, spread`, alone: '1 cluster alone' };
-  for (const s of ['many', 'alone'] as const) {
-    const r = results[s];
-    lines.push(row([label[s], String(r.all.requests), fixed(r.all.perSecond, 0), fixed(r.all.p50Ms, 2), fixed(r.all.p99Ms, 2), fixed(r.create.p50Ms, 2), fixed(r.create.p99Ms, 2), fixed(r.evict.p50Ms, 2), fixed(r.evict.p99Ms, 2), `${r.pushes}${r.pushFailures ? ` (${r.pushFailures} failed)` : ''}`]));
-  }
-  lines.push(row(['many / alone', '', ratio((x) => x.all.perSecond), ratio((x) => x.all.p50Ms), ratio((x) => x.all.p99Ms), ratio((x) => x.create.p50Ms), ratio((x) => x.create.p99Ms), ratio((x) => x.evict.p50Ms), ratio((x) => x.evict.p99Ms), '']));
-  lines.push(`push (all collections + PUB resync) p50/p99 ms: many ${fixed(results.many.pushP50Ms, 0)} / ${fixed(results.many.pushP99Ms, 0)}, alone ${fixed(results.alone.pushP50Ms, 0)} / ${fixed(results.alone.pushP99Ms, 0)}`);
-  lines.push('', `state per cluster, after the rounds (a push carries ${kib(jsonBytes)} KiB of JSON per cluster):`);
-  for (const s of ['many', 'alone'] as const) lines.push(`  ${memoryLine(results[s].memory)}`);
-  // The first cluster also pays for what any cluster needs (objects' isolates, the app's caches): per added cluster, the difference.
-  const added = opts.clusters - 1;
-  const marginal = (f: (m: Memory) => number) => (added ? ((f(results.many.memory) - f(results.alone.memory)) / added).toFixed(0) : '-');
-  lines.push(`  workerd RSS per added cluster (many − alone, ÷ ${added}): ${marginal((m) => m.rssPushedKiB)} KiB pushed, ${marginal((m) => m.rssAfterKiB)} KiB after the rounds`);
-  const p99 = results.many.all.p99Ms / results.alone.all.p99Ms;
-  lines.push('', `goals: many/alone admission p99 ${times(p99)} (goal ≤ ${GOAL_P99}×, ${p99 <= GOAL_P99 ? 'met' : 'not met'}); p50 ${ratio((x) => x.all.p50Ms)}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** Stops the processes this run started (workerd) and removes what the edges stored. */
