@@ -7,13 +7,14 @@
 //   cloneset   CloneSet rollouts, latency, resync
 //   workloads  the kubelet model's figures and the workload sections against native controllers
 //   jobs       BroadcastJob and AdvancedCronJob
+//   edge-clusters  50 clusters on one edge against one alone (admission p50/p99, state per cluster)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../test/cluster/control-plane.js';
 
-const SUBJECTS = ['webhook', 'reconcile', 'cloneset', 'workloads', 'jobs'] as const;
+const SUBJECTS = ['webhook', 'reconcile', 'cloneset', 'workloads', 'jobs', 'edge-clusters'] as const;
 type Row = { subject: string; exit: string; seconds: number; goals: string; output: string };
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
