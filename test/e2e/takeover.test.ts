@@ -1,7 +1,9 @@
 // `kruise-serverless takeover` and `handback` against a real API server, on a cluster set up as
 // OpenKruise 1.9 leaves it once its manager is scaled down: its manager Deployment, its webhook
 // configurations (pointing at a closed port, Ignore, selecting no namespace, so the cluster keeps
-// working), and a PodUnavailableBudget whose status records a disruption admitted a moment ago.
+// working), and a PodUnavailableBudget whose status records a disruption admitted a moment ago,
+// written as kruise-manager writes it (its field manager). Step 4 seeds the edge's ledgers through
+// the sync API, as the CLI does with --edge-url and $KS_SYNC_TOKEN.
 // The takeover applies the cluster side as the CLI renders it (our CRDs and our webhooks, pod
 // webhooks scoped to this file's namespace as startEdgeEnv installed them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,9 +19,10 @@ import type { KubeObject } from '../../src/kube/http.js';
 import { pubFeature } from '../../src/pub/index.js';
 import { reconcilers } from '../../src/reconcilers.js';
 import { handback, takeover, TakeoverRefused } from '../../src/takeover/run.js';
-import { deniedBy, evictPod, VPOD } from './support/disrupt.js';
+import { deletePod, deniedBy, evictPod, VPOD } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 import { eventually } from './support/kube.js';
+import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import { caPem } from './support/tls.js';
 
 const ADMISSION = 'admissionregistration.k8s.io/v1';
@@ -56,7 +59,7 @@ async function clusterSide(): Promise<KubeObject[]> {
 
 async function run(dryRun: boolean): Promise<string> {
   const lines: string[] = [];
-  await takeover(env.kube, { dryRun, force: false, clusterSide: await clusterSide(), reconcilers: reconcilers(), out: (l) => lines.push(l) });
+  await takeover(env.kube, { dryRun, force: false, clusterSide: await clusterSide(), reconcilers: reconcilers(), ledgers: remoteLedgers(env.edge), out: (l) => lines.push(l) });
   return lines.join('\n');
 }
 
@@ -94,10 +97,11 @@ describe('takeover', () => {
     await Promise.all(pods.map((p) => env.createPod(p, { app: 'web' })));
     await env.waitReady(pods);
     await env.resync(); // our ledger holds the PUB already (an earlier install, or a first try)
-    // OpenKruise's webhook then admitted evicting web-0 and wrote it to status; the pod is still there.
+    // OpenKruise's webhook then admitted evicting web-0 and wrote it to status, as kruise-manager
+    // (its field manager); the pod is still there.
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     await env.kube.patch({ apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'web', namespace: env.ns } },
-      { status: { disruptedPods: { 'web-0': now }, unavailableAllowed: 0, currentAvailable: 2, desiredAvailable: 2, totalReplicas: 3 } }, 'merge', 'status');
+      { status: { disruptedPods: { 'web-0': now }, unavailableAllowed: 0, currentAvailable: 2, desiredAvailable: 2, totalReplicas: 3 } }, 'merge', 'status', { fieldManager: 'kruise-manager' });
 
     const ours = () => env.kube.get(ADMISSION, 'ValidatingWebhookConfiguration', 'kruise-serverless-validating').then((w) => w.metadata?.uid);
     const before = await ours();
@@ -107,13 +111,23 @@ describe('takeover', () => {
     expect(await ours()).toBe(before);
     expect(printed).toContain('no pod write, no pod delete');
     expect(printed).toContain('in flight: web-0');
+    expect(printed).toContain(`PodUnavailableBudget ${env.ns}/web: merged into the edge's ledger (unavailableAllowed 1 → 0, added in flight: web-0)`);
     expect(await exists(ADMISSION, 'MutatingWebhookConfiguration', MUTATING)).toBe(false);
     expect(await exists('v1', 'ConfigMap', 'kruise-serverless-handback', KS)).toBe(true);
 
-    await env.resync(); // the controller's first run after the takeover
-    expect(await env.pubStatus('web')).toMatchObject({ unavailableAllowed: 0, disruptedPods: { 'web-0': now } });
+    // Right after the takeover, before any controller run, the edge refuses as OpenKruise would.
     const exhausted = 'podunavailablebudget.policy.kruise.io "web" is forbidden: pub unavailable allowed is negative';
     expect(await evictPod(env.kube, env.ns, 'web-1')).toEqual({ code: 429, message: deniedBy(VPOD, exhausted) });
+
+    await env.resync(); // the controller's first run after the takeover
+    expect(await env.pubStatus('web')).toMatchObject({ unavailableAllowed: 0, disruptedPods: { 'web-0': now } });
+    expect(await evictPod(env.kube, env.ns, 'web-1')).toEqual({ code: 429, message: deniedBy(VPOD, exhausted) });
+
+    // The disruption completes: web-0 goes (its deletion is the one already admitted), and the budget comes back.
+    expect((await deletePod(env.kube, env.ns, 'web-0')).code).toBe(200);
+    await eventually('web-0 gone', () => exists('v1', 'Pod', 'web-0', env.ns).then((there) => (there ? undefined : true)), 60_000);
+    await env.resync();
+    expect(await evictPod(env.kube, env.ns, 'web-1')).toEqual({ code: 201, message: '' });
 
     const back: string[] = [];
     await handback(env.kube, { dryRun: false, out: (l) => back.push(l) });
