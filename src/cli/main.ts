@@ -33,6 +33,9 @@ import { parseServiceRef, routeToService, serviceBaseUrl } from './webhook-servi
 import { handback, takeover } from '../takeover/run.js';
 import { HandbackRecordError } from '../takeover/handback-record.js';
 import { reconcilersFromEnv } from '../reconcilers.js';
+import { remoteLedgers } from '../edge-state/ledger-client.js';
+import { fetchTrustingCa } from '../edge-state/ca-fetch.js';
+import type { Ledgers } from '../edge-state/ledger.js';
 
 const USAGE = `Usage:
   kruise-serverless install (--base-url URL | --webhook-service NS/NAME) --cluster-id ID --secret-file FILE [options]
@@ -41,7 +44,7 @@ const USAGE = `Usage:
                               [--edge-url URL --cluster-id ID (+ $KS_SYNC_TOKEN) [--ca-bundle FILE]]
                               [--kubeconfig FILE] [--context NAME]
   kruise-serverless takeover (--base-url URL | --webhook-service NS/NAME) --cluster-id ID --secret-file FILE [install options]
-                              [--dry-run] [--force] [--kubeconfig FILE] [--context NAME]
+                              [--edge-url URL] (+ $KS_SYNC_TOKEN) [--dry-run] [--force] [--kubeconfig FILE] [--context NAME]
   kruise-serverless handback [--dry-run] [--kubeconfig FILE] [--context NAME]
   kruise-serverless rollout status|history|pause|resume|restart|undo KIND/NAME [-n NS] [--kubeconfig FILE] [--context NAME]
                               [status: --timeout 5m --no-watch] [history: --revision N -o json|yaml] [undo: --to-revision N]
@@ -55,8 +58,10 @@ const USAGE = `Usage:
 
 takeover moves a cluster from OpenKruise 1.9 to Kruise Serverless without restarting a pod (docs/takeover.md):
 it refuses while kruise-controller-manager runs, removes OpenKruise's webhooks (saved for handback),
-applies our CRDs, runs every reconciler once in dry-run and stops if one would write a pod (--force goes
-on), then installs our webhooks with the install options. --dry-run prints every step and changes nothing.
+applies our CRDs, seeds the edge's PUB and WorkloadSpread ledgers from the status OpenKruise wrote (sync
+token in $KS_SYNC_TOKEN; the sync API at --edge-url, default --base-url; it stops if the edge cannot take
+them), runs every reconciler once in dry-run and stops if one would write a pod (--force goes on), then
+installs our webhooks with the install options. --dry-run prints every step and changes nothing.
 handback removes our webhooks and restores what takeover removed.
 
 install prints the cluster side as YAML (kubectl apply --server-side -f -), or applies it with --apply:
@@ -201,7 +206,7 @@ export async function main(argv: string[]): Promise<number> {
         noWatch: values['no-watch'], toRevision: values['to-revision'], revision: values.revision, output: values.output,
       });
     }
-    if (values.context !== undefined && command !== 'install' && command !== 'uninstall' && command !== 'reconcile') {
+    if (values.context !== undefined && !['install', 'uninstall', 'reconcile', 'takeover', 'handback'].includes(command ?? '')) {
       throw new UsageError(`--context: ${command ?? 'this command'} does not talk to a cluster`);
     }
     if (command === 'cluster') {
@@ -282,13 +287,25 @@ function installRenderer(v: Values) {
 
 async function takeoverCommand(v: Values): Promise<void> {
   if (v.apply) throw new UsageError('takeover applies by itself; use --dry-run to see the steps');
-  const { render } = installRenderer(v);
+  const { render, clusterId } = installRenderer(v);
+  const ledgers = takeoverLedgers(v, clusterId);
   await withKube(v, async (kube) =>
     takeover(kube, {
       dryRun: !!v['dry-run'], force: !!v.force, clusterSide: render(await serverKeepsNameLabel(kube)),
-      reconcilers: reconcilersFromEnv(process.env), out: (m) => process.stdout.write(`${m}\n`),
+      reconcilers: reconcilersFromEnv(process.env), ...(ledgers ? { ledgers } : {}), out: (m) => process.stdout.write(`${m}\n`),
     }),
   );
+}
+
+/** The edge's ledgers step 4 seeds: its sync API (--edge-url, else --base-url) with $KS_SYNC_TOKEN. A dry run needs none. */
+function takeoverLedgers(v: Values, clusterId: string): Ledgers | undefined {
+  const url = v['edge-url'] ?? v['base-url'];
+  const syncToken = process.env.KS_SYNC_TOKEN;
+  if (v['dry-run'] && (!url || !syncToken)) return undefined;
+  if (!syncToken) throw new UsageError('takeover seeds the edge\'s ledgers (step 4): set $KS_SYNC_TOKEN to the cluster\'s sync token');
+  if (!url) throw new UsageError('takeover with --webhook-service: give the edge\'s sync API with --edge-url URL (step 4 seeds its ledgers)');
+  const fetch = fetchTrustingCa(v['ca-bundle'] ? readUserFile(v['ca-bundle'], '--ca-bundle') : undefined);
+  return remoteLedgers({ baseUrl: url.replace(/\/$/, ''), clusterId, syncToken, fetch });
 }
 
 async function handbackCommand(v: Values): Promise<void> {

@@ -28,7 +28,7 @@ export type RecordedBudget = {
  * for the controller's count instead. Another writer's status (OpenKruise's webhook writes it
  * before admitting) is that writer's exact word.
  */
-const writtenByUs = (pub: PodUnavailableBudget | undefined): boolean =>
+export const writtenByUs = (pub: PodUnavailableBudget | undefined): boolean =>
   (pub as Record<string, unknown> | undefined)?.[STATUS_WRITER_FIELD] === FIELD_MANAGER;
 
 const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
@@ -50,9 +50,14 @@ function times(m: unknown): Record<string, number> {
  * CRD schema whenever a status is written, so a status without them is not one.
  */
 export function recordedBudget(pub: PodUnavailableBudget | undefined): RecordedBudget | undefined {
+  return writtenByUs(pub) ? undefined : recordedStatus(pub);
+}
+
+/** The budget the PUB's status records, whoever wrote it (a takeover's seed decides what to do with ours: seed.ts). */
+export function recordedStatus(pub: PodUnavailableBudget | undefined): RecordedBudget | undefined {
   const s = pub?.status as Record<string, unknown> | undefined;
   const uid = pub?.metadata?.uid;
-  if (!s || !uid || writtenByUs(pub)) return undefined;
+  if (!s || !uid) return undefined;
   const [unavailableAllowed, desiredAvailable, currentAvailable, totalReplicas] = [s.unavailableAllowed, s.desiredAvailable, s.currentAvailable, s.totalReplicas].map(int);
   if (unavailableAllowed === undefined || desiredAvailable === undefined || currentAvailable === undefined || totalReplicas === undefined) return undefined;
   return {

@@ -1,9 +1,10 @@
 // `kruise-serverless takeover` and `handback`: the I/O around the pure steps (preflight.ts,
 // handback-record.ts, seeds.ts, pod-writes.ts). Takeover goes in the order that keeps pods safe:
 // refuse while OpenKruise's manager runs; remove its webhooks and CRD conversion webhooks, saved
-// for handback; apply our CRDs; show what the ledgers take over; run every reconciler once in
-// dry-run and stop if any would write a pod; only then install our webhooks. With `dryRun`
-// every step is printed and nothing is changed.
+// for handback; apply our CRDs; seed the edge's ledgers from the PUB and WorkloadSpread status
+// OpenKruise wrote (and stop if the edge cannot take them); run every reconciler once in dry-run
+// and stop if any would write a pod; only then install our webhooks. With `dryRun` every step is
+// printed and nothing is changed.
 import type { KubeHttp, KubeObject } from '../kube/http.js';
 import { isNotFound } from '../kube/errors.js';
 import { applyClusterSide } from '../install/apply.js';
@@ -13,9 +14,12 @@ import type { Reconciler, RunReport } from '../reconcile/types.js';
 import { ADMISSION_API, HANDBACK_CONFIGMAP, OPENKRUISE_WEBHOOKS, handbackRecord, readRecord, recordConfigMap } from './handback-record.js';
 import { planLines, plannedPodWrites } from './pod-writes.js';
 import { checkKruiseStopped, KRUISE_DAEMON, KRUISE_MANAGER, KRUISE_NAMESPACE, type DaemonSetSeen, type Scaled } from './preflight.js';
-import { seedLines } from './seeds.js';
+import { seedPlan } from './seeds.js';
+import { sendSeeds } from './seed-ledgers.js';
+import { TakeoverRefused } from './refused.js';
+import type { Ledgers } from '../edge-state/ledger.js';
 
-export class TakeoverRefused extends Error {}
+export { TakeoverRefused };
 
 export type TakeoverOptions = {
   dryRun: boolean;
@@ -23,6 +27,8 @@ export type TakeoverOptions = {
   /** The cluster side `install` would apply (CRDs, namespace, RBAC, webhook configurations). */
   clusterSide: KubeObject[];
   reconcilers: readonly Reconciler[];
+  /** The edge's ledgers (the sync API) that step 4 seeds; needed unless `dryRun`, when there is something to seed. */
+  ledgers?: Ledgers;
   out: (line: string) => void;
 };
 
@@ -37,9 +43,9 @@ async function getIfExists<T extends KubeObject>(kube: KubeHttp, apiVersion: str
   }
 }
 
-async function listIfServed(kube: KubeHttp, apiVersion: string, kind: string): Promise<KubeObject[]> {
+async function listIfServed(kube: KubeHttp, apiVersion: string, kind: string, opts: { managedFields?: 'keep' } = {}): Promise<KubeObject[]> {
   try {
-    return (await kube.list<KubeObject>(apiVersion, kind)).items;
+    return (await kube.list<KubeObject>(apiVersion, kind, opts)).items;
   } catch (e) {
     if (isNotFound(e) || /not served|no resource|unknown kind/i.test((e as Error).message)) return [];
     throw e;
@@ -81,11 +87,13 @@ export async function takeover(kube: KubeHttp, opts: TakeoverOptions): Promise<v
   out(`3. our CRDs, namespace and RBAC: ${would}apply ${crdsAndRest.length} objects (every stored version kept)`);
   if (!dryRun) await applyClusterSide(kube, crdsAndRest, { log: (m) => out(`  ${m}`), leaveWebhookConfigs: true });
 
-  out('4. ledgers: what the budgets take over from the status OpenKruise wrote');
-  const pubs = await listIfServed(kube, 'policy.kruise.io/v1alpha1', 'PodUnavailableBudget');
+  out(`4. ledgers: the edge's budgets ${would}take over what OpenKruise recorded in status`);
+  // managedFields: who wrote a PUB's status (ours only adds to a ledger the edge already holds).
+  const pubs = await listIfServed(kube, 'policy.kruise.io/v1alpha1', 'PodUnavailableBudget', { managedFields: 'keep' });
   const spreads = await listIfServed(kube, 'apps.kruise.io/v1alpha1', 'WorkloadSpread');
-  const seeds = seedLines(pubs, spreads);
-  for (const l of seeds.length ? seeds : ['  no PodUnavailableBudget or WorkloadSpread']) out(l);
+  const seeds = seedPlan(pubs, spreads);
+  for (const l of seeds.lines.length ? seeds.lines : ['  no PodUnavailableBudget or WorkloadSpread']) out(l);
+  if (!dryRun) await sendSeeds(opts.ledgers, seeds.seeds, out);
 
   out('5. every reconciler once, in dry-run:');
   const reports: RunReport[] = [];

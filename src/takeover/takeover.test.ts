@@ -4,7 +4,13 @@ import { emptyPlan, type RunReport } from '../reconcile/types.js';
 import { HandbackRecordError, handbackRecord, readRecord, recordConfigMap } from './handback-record.js';
 import { plannedPodWrites } from './pod-writes.js';
 import { checkKruiseStopped } from './preflight.js';
-import { seedLines } from './seeds.js';
+import { seedPlan } from './seeds.js';
+import { sendSeeds } from './seed-ledgers.js';
+import { TakeoverRefused } from './refused.js';
+import { MemoryLedgers, type Ledgers } from '../edge-state/ledger.js';
+import { pubLedgerKind, pubLedgerRef } from '../pub/ledger.js';
+import { resyncReq } from '../pub/test-builders.js';
+import { workloadSpreadLedgerKind } from '../workloadspread/ledger.js';
 
 const report = (reconciler: string, plan = emptyPlan()): RunReport => ({ reconciler, acted: false, dryRun: true, plan, applied: 0, conflicts: 0, failed: [], apiCalls: 0, durationMs: 0 });
 
@@ -53,13 +59,57 @@ describe('the dry-run plan', () => {
   });
 });
 
-describe('the ledgers’ seeds', () => {
-  it('shows the disruptions in flight a PUB’s status records, and a WorkloadSpread’s entries', () => {
-    const pub = { apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'web', namespace: 'ns' }, status: { unavailableAllowed: 0, disruptedPods: { 'web-1': '2026-01-01T00:00:00Z' } } } as KubeObject;
-    const ws = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread', metadata: { name: 'ws', namespace: 'ns' }, status: { subsetStatuses: [{ name: 'a', creatingPods: { p: 't' } }] } } as KubeObject;
-    expect(seedLines([pub], [ws])).toEqual([
-      '  PodUnavailableBudget ns/web: unavailableAllowed 0, in flight: web-1 (kept 20 s for a deletion, 10 s for an in-place update, or until the pod is gone)',
-      '  WorkloadSpread ns/ws: 1 subset status(es), 1 creation(s) and 0 deletion(s) in flight adopted',
+describe('step 4: seeding the edge’s ledgers', () => {
+  const at = new Date(Date.now() - 2_000).toISOString();
+  const kruiseManager = [{ manager: 'kruise-manager', operation: 'Update', time: at, fieldsV1: { 'f:status': {} } }];
+  const pubObj = (managedFields = kruiseManager): KubeObject => ({
+    apiVersion: 'policy.kruise.io/v1alpha1', kind: 'PodUnavailableBudget', metadata: { name: 'web', namespace: 'ns', uid: 'uid-web', generation: 1, managedFields },
+    spec: { selector: { matchLabels: { app: 'web' } }, maxUnavailable: 1 },
+    status: { unavailableAllowed: 0, currentAvailable: 2, desiredAvailable: 2, totalReplicas: 3, disruptedPods: { 'web-0': at } },
+  } as KubeObject);
+  const wsObj = {
+    apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread', metadata: { name: 'ws', namespace: 'ns', uid: 'uid-ws' },
+    spec: { targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, subsets: [{ name: 'a', maxReplicas: 2 }, { name: 'b' }] },
+    status: { versionedSubsetStatuses: { v1: [{ name: 'a', replicas: 1, missingReplicas: 0, creatingPods: { 'web-x': at } }, { name: 'b', replicas: 0, missingReplicas: -1 }] } },
+  } as unknown as KubeObject;
+  // Our edge resynced the PUB before OpenKruise admitted evicting web-0: one disruption allowed.
+  const edgeWithPub = async () => {
+    const ledgers = new MemoryLedgers([pubLedgerKind, workloadSpreadLedgerKind]);
+    await ledgers.apply(pubLedgerRef('ns', 'web'), 'resync', resyncReq({ 'web-0': 'available', 'web-1': 'available', 'web-2': 'available' }, 2, { observedAt: Date.now() - 5_000 }));
+    return ledgers;
+  };
+  const evict = { pub: 'web', pod: 'web-1', operation: 'EVICT', dryRun: false, podFromLedger: true, uid: 'uid-web' };
+
+  it('lists what each status records, and plans one seed per PUB and WorkloadSpread with a status', () => {
+    const plan = seedPlan([pubObj(), { ...pubObj(), metadata: { name: 'new', namespace: 'ns', uid: 'u2' }, status: undefined } as KubeObject], [wsObj]);
+    expect(plan.lines).toEqual([
+      '  PodUnavailableBudget ns/web: unavailableAllowed 0, in flight: web-0 (kept 20 s for a deletion, 10 s for an in-place update, or until the pod is gone)',
+      '  PodUnavailableBudget ns/new: no status yet; the first resync counts its pods',
+      '  WorkloadSpread ns/ws: 1 version(s), 1 creation(s) and 0 deletion(s) in flight',
     ]);
+    expect(plan.seeds.map((s) => `${s.kind} ${s.ref.kind}/${s.ref.namespace}/${s.ref.name}`)).toEqual(['PodUnavailableBudget pub/ns/web', 'WorkloadSpread workloadspread/ns/ws']);
+    const ours = seedPlan([pubObj([{ manager: 'kruise-serverless', operation: 'Update', time: at, fieldsV1: { 'f:status': {} } }])], []);
+    expect(ours.seeds[0]).toMatchObject({ request: { ownStatus: true } });
+  });
+
+  it('merges OpenKruise’s drain into the ledger the edge holds, so the next eviction is refused, and says what it did', async () => {
+    const ledgers = await edgeWithPub();
+    expect(await ledgers.apply(pubLedgerRef('ns', 'web'), 'check', { ...evict, dryRun: true })).toMatchObject({ allowed: true });
+    const lines: string[] = [];
+    await sendSeeds(ledgers, seedPlan([pubObj()], [wsObj]).seeds, (l) => lines.push(l));
+    expect(lines).toEqual([
+      "  PodUnavailableBudget ns/web: merged into the edge's ledger (unavailableAllowed 1 → 0, added in flight: web-0)",
+      '  WorkloadSpread ns/ws: seeded at the edge (version(s) v1 taken from status; creation(s) added: v1/a/web-x)',
+    ]);
+    expect(await ledgers.apply(pubLedgerRef('ns', 'web'), 'check', evict)).toMatchObject({ allowed: false, why: 'exhausted' });
+  });
+
+  it('an edge that cannot take the seeds, or none at all, stops the takeover saying why', async () => {
+    const down: Ledgers = { apply: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1')) };
+    const seeds = seedPlan([pubObj()], []).seeds;
+    await expect(sendSeeds(down, seeds, () => undefined)).rejects.toThrow(TakeoverRefused);
+    await expect(sendSeeds(down, seeds, () => undefined)).rejects.toThrow(/PodUnavailableBudget ns\/web could not be seeded \(connect ECONNREFUSED 127.0.0.1:1\): nothing of ours is installed yet/);
+    await expect(sendSeeds(undefined, seeds, () => undefined)).rejects.toThrow(/no edge to seed 1 ledger/);
+    await expect(sendSeeds(undefined, [], () => undefined)).resolves.toBeUndefined();
   });
 });

@@ -7,12 +7,15 @@
 //   resync  (controller)           replace the counts with what the controller observed, keeping
 //                                  only entries the cluster does not reflect yet (§3.5 timeouts)
 //   read    (controller)           the state, to write back into status.versionedSubsetStatuses
+//   seed    (takeover)             merge the accounts a status records in, never adding room
+//                                  (ledger-seed.ts)
 //
 // Reducers are pure: times come from `now` (the authority's clock), generated pod keys from the
 // request. Dry-run requests decide without returning a next state.
 import type { LedgerKind, LedgerReducer, LedgerStep } from '../edge-state/ledger.js';
 import { firstSubsetWithRoom, missingReplicas, recordedSubset, type ObservedReplicas, type SubsetAccount } from './subset-state.js';
 import { resyncLedger, type ResyncRequest } from './ledger-resync.js';
+import { seedLedger } from './ledger-seed.js';
 import { WS_API_VERSION, WS_KIND } from './types.js';
 
 export const WORKLOADSPREAD_LEDGER = 'workloadspread';
@@ -139,6 +142,7 @@ export const workloadSpreadLedgerKind: LedgerKind = {
     delete: deletePod as LedgerReducer,
     resync: resync as LedgerReducer,
     read: readLedger as LedgerReducer,
+    seed: seedLedger as LedgerReducer,
   },
   // A recorded creation or deletion is a new creatingPods/deletingPods entry.
   mirror: { apiVersion: WS_API_VERSION, kind: WS_KIND, changes: (op, result) => (op === 'create' || op === 'delete') && (result as { recorded?: boolean }).recorded === true },
