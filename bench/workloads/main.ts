@@ -41,6 +41,9 @@ const MODEL = { pods: Number(flag('pods') ?? 100), nodes: Number(flag('nodes') ?
 const SEED = Number(flag('seed') ?? 1);
 /** `--workloads=cloneset,deployment,…`: roll only these (by app: cloneset, deployment, asts, sts, ads, ds). */
 const WORKLOADS = flag('workloads')?.split(',');
+/** `--unrelated=5000,20000`: the CloneSet rolled again with 5,000 unrelated pods in its namespace and 20,000 in the cluster (group 3). */
+const UNRELATED = flag('unrelated')?.split(',').map(Number);
+if (UNRELATED && (UNRELATED.length !== 2 || !UNRELATED.every((n) => Number.isInteger(n) && n >= 0) || UNRELATED[1]! < UNRELATED[0]!)) throw new Error(`--unrelated: <in the namespace>,<in the cluster, at least as many>, not ${flag('unrelated')}`);
 /** Group 1 on the Lambda stand-in: in this profile (`--lambda=none`: not measured). */
 const LAMBDA_PROFILE = flag('lambda') ?? 'light-prepulled';
 const PROFILE_NAMES = flag('profiles')?.split(',') ?? PROFILES.map((p) => p.name);
@@ -71,7 +74,7 @@ const SECTIONS: Record<string, Section> = {
       await c.kubelet.addNodes(nodes.map((name) => ({ name, labels: { [POOL]: 'yes' }, taints: [{ key: POOL, value: 'yes', effect: 'NoSchedule' }] })));
       const all: ProfileFigures[] = [];
       try {
-        for (const name of PROFILE_NAMES) all.push(await measureProfile(c, loop, MODEL, PROFILES.find((p) => p.name === name)!, SEED, log, undefined, WORKLOADS));
+        for (const name of PROFILE_NAMES) all.push(await measureProfile(c, loop, MODEL, PROFILES.find((p) => p.name === name)!, SEED, log, undefined, WORKLOADS, UNRELATED ? { inNamespace: UNRELATED[0]!, inCluster: UNRELATED[1]! } : undefined));
         // Last: it stops the Node loop and leaves webhooks pointing at a Worker that is gone.
         if (LAMBDA_PROFILE !== 'none') all.push(await measureLambdaPath(c, loop, MODEL, PROFILES.find((p) => p.name === LAMBDA_PROFILE)!, SEED, log));
       } finally {

@@ -18,6 +18,11 @@ import { cpuMsOf } from '../../harness/cpu.js';
 import { POOL, advancedDaemonSet, advancedStatefulSet, cloneSetInPlace, deployment, imageOf, nativeDaemonSet, nativeStatefulSet, type ModelWorkload, type Sizes } from './workloads.js';
 import type { PodSlot } from './ideal.js';
 import { proxyDelta, type ProxyTally } from '../../cluster/counting-proxy.js';
+import { addUnrelatedPods } from './unrelated.js';
+
+/** Group 3's variant: the CloneSet rolled again with this many unrelated pods in its namespace and in the cluster. */
+export type Unrelated = { inNamespace: number; inCluster: number };
+const unrelatedLabel = (label: string, u: Unrelated) => `${label}, +${u.inNamespace} pods in ns, ${u.inCluster} in cluster`;
 
 export type Profile = { name: string; app: AppProfile; prePulled: boolean };
 export const PROFILES: Profile[] = [
@@ -57,7 +62,7 @@ export type Path = { name: 'node' | 'lambda'; controller: string };
 export const NODE_PATH: Path = { name: 'node', controller: 'Node loop' };
 
 /** One profile: a model, a namespace, every workload up at v1, each rolled to v2 (the Deployment again to v3 at 0 surge). */
-export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Sizes, profile: Profile, seed: number, log: (m: string) => void, path: Path = NODE_PATH, only?: readonly string[]): Promise<ProfileFigures> {
+export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Sizes, profile: Profile, seed: number, log: (m: string) => void, path: Path = NODE_PATH, only?: readonly string[], unrelated?: Unrelated): Promise<ProfileFigures> {
   const options = { seed, app: profile.app, coldEni: false, prePulled: profile.prePulled };
   const model = new KubeletModel(options);
   c.kubelet.useModel(model);
@@ -106,6 +111,12 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
     const retire = (app: string) => c.kube.delete(objects.get(app)! as KubeObject).catch((e: unknown) => log(`deleting ${app}: ${String(e)}`));
     for (const w of workloads) {
       await roll(w, 2);
+      if (w.app === 'cloneset' && unrelated) {
+        const added = await addUnrelatedPods(c, namespace, unrelated.inNamespace, unrelated.inCluster, log);
+        await sleep(3_000);
+        await roll({ ...w, label: unrelatedLabel(w.label, unrelated) }, 3);
+        await added.remove().catch((e: unknown) => log(`removing the unrelated pods: ${String(e)}`));
+      }
       if (w.app !== 'deployment') await retire(w.app);
     }
     if (path.name !== 'node' || !objects.has('deployment')) return { profile: `${profile.name}, ${path.controller}`, model: model.describe(), bringUpMs, rollouts };
@@ -219,6 +230,14 @@ export function modelGoals(all: readonly ProfileFigures[]): string[] {
   for (const f of all) {
     const ours = find(f, 'CloneSet in place')?.apiserverCpuMs;
     const native = find(f, 'Deployment, maxSurge 25%')?.apiserverCpuMs;
+    const plain = find(f, 'CloneSet in place');
+    const crowded = f.rollouts.find((r) => r.workload.startsWith('CloneSet in place, +') && !r.error);
+    if (plain?.apiserverCpuMs && crowded?.apiserverCpuMs) {
+      const cpuRatio = crowded.apiserverCpuMs / plain.apiserverCpuMs;
+      const reads = (r: Rollout) => Object.entries(r.proxied ?? {}).filter(([k]) => /^(GET|LIST)/.test(k)).reduce((n, [, v]) => n + v.bytes, 0);
+      const readRatio = reads(plain) ? reads(crowded) / reads(plain) : undefined;
+      goals.push(`${f.profile} ${crowded.workload.slice('CloneSet in place, '.length)}: apiserver CPU ${cpuRatio.toFixed(2)}× the plain run ${cpuRatio <= 1.2 ? 'met' : 'NOT met'} (≤ 1.2×), read bytes ${readRatio === undefined ? '-' : `${readRatio.toFixed(2)}×`}`);
+    }
     if (ours !== undefined && native) goals.push(`${f.profile} apiserver CPU CloneSet in place / Deployment 25%: ${(ours / native).toFixed(2)}× ${ours / native <= 1.5 ? 'met' : 'NOT met'} (≤ 1.5×)`);
   }
   return goals;
