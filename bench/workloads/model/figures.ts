@@ -38,12 +38,15 @@ export type Rollout = {
   writes?: number; apiCalls?: number; apiserverCpuMs?: number;
   /** Group 3: the controller's requests and response bytes by key, as its counting proxy saw them (kube-controller-manager's or the Node loop's). */
   proxied?: ProxyTally;
+  /** kube-apiserver CPU seconds per second in the 10 s before the spec change (nothing rolling). */
+  apiserverIdleCpuPerS?: number;
   /** Each step of a pod's update, median ms from the step before, and who takes it. */
   phases?: { name: string; by: string; ms: number }[];
 };
 export type ProfileFigures = { profile: string; model: string; bringUpMs: number; rollouts: Rollout[] };
 
 const ROLL_TIMEOUT_MS = 900_000;
+const IDLE_WINDOW_MS = 10_000;
 
 /** The nodes of the pool: labelled and tainted so that only these workloads land there. */
 export const poolNodes = (n: number) => Array.from({ length: n }, (_, i) => `model-node-${String(i).padStart(2, '0')}`);
@@ -92,12 +95,17 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
       try {
         const apiserver = [c.cp.pids.apiserver].filter((p): p is number => p !== undefined);
         const proxy = w.ours ? c.proxies?.loop : c.proxies?.native;
+        // The API server's CPU with nothing rolling, over the same kind of window: its background (other clients, its own loops).
+        const idle0 = cpuMsOf(apiserver);
+        await sleep(IDLE_WINDOW_MS);
+        const idle1 = cpuMsOf(apiserver);
         const p0 = proxy?.tally();
         const cpu0 = cpuMsOf(apiserver);
         const r: WatchedRollout = await rollOne(c, loop, watched(w, objects.get(w.app)!, namespace), w.replicas, log, image);
         const cpu1 = cpuMsOf(apiserver);
         const proxied = proxy && p0 ? proxyDelta(proxy.tally(), p0) : undefined;
-        const cost = { writes: total(r.writes), ...(r.apiCalls !== undefined ? { apiCalls: r.apiCalls } : {}), ...(cpu0 !== undefined && cpu1 !== undefined ? { apiserverCpuMs: cpu1 - cpu0 } : {}), ...(proxied ? { proxied } : {}) };
+        const cost = { writes: total(r.writes), ...(r.apiCalls !== undefined ? { apiCalls: r.apiCalls } : {}), ...(cpu0 !== undefined && cpu1 !== undefined ? { apiserverCpuMs: cpu1 - cpu0 } : {}), ...(proxied ? { proxied } : {}),
+          ...(idle0 !== undefined && idle1 !== undefined ? { apiserverIdleCpuPerS: (idle1 - idle0) / IDLE_WINDOW_MS } : {}) };
         const idealMs = w.ideal(new KubeletModel(options), before, image);
         const readyToWriteMs = w.ours ? readyToNextWrite(r.podMarks, w.marks[0]!.name, 'Ready', w.window) : undefined;
         rollouts.push({ workload: w.label, controller: w.controller, ours: w.ours, pods: w.replicas, wallMs: r.wallMs, idealMs, ...(readyToWriteMs ? { readyToWriteMs } : {}), ...cost, phases: r.phases.map(({ name, by, ms }) => ({ name, by, ms })) });
@@ -178,13 +186,13 @@ export function costLines(f: ProfileFigures): string[] {
   const rows = f.rollouts.filter((r) => !r.error);
   const cpu = (r: Rollout) => (r.apiserverCpuMs === undefined ? '-' : (r.apiserverCpuMs / 1000).toFixed(2));
   const lines = [
-    `  ${'workload'.padEnd(40)} ${'controller'.padEnd(24)} ${'writes'.padStart(7)} ${'requests'.padStart(9)} ${'resp KiB'.padStart(9)} ${'apiserver CPU s'.padStart(16)}   requests / response KiB by verb`,
+    `  ${'workload'.padEnd(40)} ${'controller'.padEnd(24)} ${'writes'.padStart(7)} ${'requests'.padStart(9)} ${'resp KiB'.padStart(9)} ${'apiserver CPU s'.padStart(16)} ${'idle CPU s/s'.padStart(13)}   requests / response KiB by verb`,
     ...rows.map((r) => {
       const verbs = r.proxied ? byVerb(r.proxied) : undefined;
       const requests = verbs ? Object.values(verbs).reduce((n, v) => n + v.requests, 0) : r.apiCalls;
       const bytes = verbs ? Object.values(verbs).reduce((n, v) => n + v.bytes, 0) : undefined;
       const split = verbs ? VERBS.filter((v) => verbs[v]).map((v) => `${v} ${verbs[v]!.requests}/${kb(verbs[v]!.bytes)}`).join(', ') : '-';
-      return `  ${r.workload.padEnd(40)} ${r.controller.padEnd(24)} ${String(r.writes ?? '-').padStart(7)} ${String(requests ?? '-').padStart(9)} ${(bytes === undefined ? '-' : kb(bytes)).padStart(9)} ${cpu(r).padStart(16)}   ${split}`;
+      return `  ${r.workload.padEnd(40)} ${r.controller.padEnd(24)} ${String(r.writes ?? '-').padStart(7)} ${String(requests ?? '-').padStart(9)} ${(bytes === undefined ? '-' : kb(bytes)).padStart(9)} ${cpu(r).padStart(16)} ${(r.apiserverIdleCpuPerS === undefined ? '-' : r.apiserverIdleCpuPerS.toFixed(3)).padStart(13)}   ${split}`;
     }),
   ];
   const top = rows.filter((r) => r.proxied).map((r) => `    ${r.workload} (${r.controller}): ${Object.entries(r.proxied!).sort((a, b) => b[1].requests - a[1].requests).slice(0, 8).map(([k, v]) => `${k} ${v.requests}/${kb(v.bytes)}`).join(', ')}`);
