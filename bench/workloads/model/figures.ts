@@ -38,6 +38,8 @@ export type Rollout = {
   writes?: number; apiCalls?: number; apiserverCpuMs?: number;
   /** Group 3: the controller's requests and response bytes by key, as its counting proxy saw them (kube-controller-manager's or the Node loop's). */
   proxied?: ProxyTally;
+  /** The other counted client in the same window (kube-controller-manager during ours, the Node loop during the native rollout). */
+  meanwhile?: ProxyTally;
   /** kube-apiserver CPU seconds per second in the 10 s before the spec change (nothing rolling). */
   apiserverIdleCpuPerS?: number;
   /** Each step of a pod's update, median ms from the step before, and who takes it. */
@@ -99,12 +101,15 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
         const idle0 = cpuMsOf(apiserver);
         await sleep(IDLE_WINDOW_MS);
         const idle1 = cpuMsOf(apiserver);
+        const other = w.ours ? c.proxies?.native : c.proxies?.loop;
+        const o0 = other?.tally();
         const p0 = proxy?.tally();
         const cpu0 = cpuMsOf(apiserver);
         const r: WatchedRollout = await rollOne(c, loop, watched(w, objects.get(w.app)!, namespace), w.replicas, log, image);
         const cpu1 = cpuMsOf(apiserver);
         const proxied = proxy && p0 ? proxyDelta(proxy.tally(), p0) : undefined;
-        const cost = { writes: total(r.writes), ...(r.apiCalls !== undefined ? { apiCalls: r.apiCalls } : {}), ...(cpu0 !== undefined && cpu1 !== undefined ? { apiserverCpuMs: cpu1 - cpu0 } : {}), ...(proxied ? { proxied } : {}),
+        const meanwhile = other && o0 ? proxyDelta(other.tally(), o0) : undefined;
+        const cost = { writes: total(r.writes), ...(r.apiCalls !== undefined ? { apiCalls: r.apiCalls } : {}), ...(cpu0 !== undefined && cpu1 !== undefined ? { apiserverCpuMs: cpu1 - cpu0 } : {}), ...(proxied ? { proxied } : {}), ...(meanwhile ? { meanwhile } : {}),
           ...(idle0 !== undefined && idle1 !== undefined ? { apiserverIdleCpuPerS: (idle1 - idle0) / IDLE_WINDOW_MS } : {}) };
         const idealMs = w.ideal(new KubeletModel(options), before, image);
         const readyToWriteMs = w.ours ? readyToNextWrite(r.podMarks, w.marks[0]!.name, 'Ready', w.window) : undefined;
@@ -196,7 +201,12 @@ export function costLines(f: ProfileFigures): string[] {
     }),
   ];
   const top = rows.filter((r) => r.proxied).map((r) => `    ${r.workload} (${r.controller}): ${Object.entries(r.proxied!).sort((a, b) => b[1].requests - a[1].requests).slice(0, 8).map(([k, v]) => `${k} ${v.requests}/${kb(v.bytes)}`).join(', ')}`);
-  return top.length ? [...lines, '  top request keys (requests / response KiB):', ...top] : lines;
+  const sum = (t: ProxyTally) => Object.values(t).reduce((a, v) => ({ requests: a.requests + v.requests, bytes: a.bytes + v.bytes }), { requests: 0, bytes: 0 });
+  const meanwhile = rows.filter((r) => r.meanwhile).map((r) => {
+    const m = sum(r.meanwhile!);
+    return `    during ${r.workload}: ${r.ours ? 'kube-controller-manager' : 'the Node loop'} ${m.requests} requests / ${kb(m.bytes)} KiB (${Object.entries(r.meanwhile!).sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 4).map(([k, v]) => `${k} ${v.requests}/${kb(v.bytes)}`).join(', ')})`;
+  });
+  return [...lines, ...(top.length ? ['  top request keys (requests / response KiB):', ...top] : []), ...(meanwhile.length ? ['  the other counted client in the same window:', ...meanwhile] : [])];
 }
 
 /** Group 2: ours ÷ native, measured and as the model predicts (ideal ÷ ideal). */
