@@ -105,6 +105,13 @@ describe('OwnWritesFloor', () => {
     expect(f.version('/api/v1/namespaces/ns/pods')).toBeUndefined();
   });
 
+  it('a list answered to a write (a DELETE of a collection) sends the next LIST to etcd', () => {
+    const f = new OwnWritesFloor();
+    f.wrote('/api/v1/namespaces/ns/pods/a', { metadata: { resourceVersion: '30' } });
+    f.wrote('/api/v1/namespaces/ns/pods', { kind: 'PodList', metadata: { resourceVersion: '90' }, items: [] });
+    expect(f.version('/api/v1/namespaces/ns/pods')).toBeUndefined();
+  });
+
   it('a resourceVersion that is not an integer leaves reads on etcd', () => {
     const f = new OwnWritesFloor();
     f.wrote('/api/v1/namespaces/ns/pods/a', { metadata: { resourceVersion: 'abc' } });

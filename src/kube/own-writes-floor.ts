@@ -41,7 +41,9 @@ export class OwnWritesFloor {
   wrote(path: string, answer: unknown): void {
     const resource = resourceOfPath(path);
     if (resource === undefined) return;
-    const rv = revision((answer as { metadata?: { resourceVersion?: unknown } } | null | undefined)?.metadata?.resourceVersion);
+    const written = answer as { metadata?: { resourceVersion?: unknown }; items?: unknown } | null | undefined;
+    // A list (a DELETE of a collection) carries etcd's revision, which that resource's cache may never reach.
+    const rv = Array.isArray(written?.items) ? undefined : revision(written?.metadata?.resourceVersion);
     if (rv === undefined) return this.lost(path);
     const floor = this.floors.get(resource);
     this.floors.set(resource, floor === undefined || rv > floor ? rv : floor);
