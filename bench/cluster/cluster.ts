@@ -2,6 +2,7 @@
 // kube-controller-manager, kube-scheduler), our CRDs, fake nodes with the fake kubelet, and
 // counted API clients (the benchmark's own, the kubelet's) so that writes the API server saw can be
 // attributed. Plus the workloads the scenarios roll, and waiting for them.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeHttp, type KubeObject } from '../../src/kube/http.js';
 import { loadKubeConfig } from '../../src/kube/node-client.js';
@@ -11,6 +12,7 @@ import { isAlreadyExists, isNotFound } from '../../src/kube/errors.js';
 import { REPO_ROOT, startControlPlane, stopControlPlane, type ControlPlane } from '../../test/cluster/control-plane.js';
 import { FakeKubelet } from '../../test/cluster/fake-kubelet.js';
 import { countRequests, traceRequests, type Tally } from './counting.js';
+import { kubeconfigVia, startCountingProxy, type CountingProxy } from './counting-proxy.js';
 
 export const CONTROL_PLANE = 'bench-cloneset';
 export const CLONESET = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
@@ -25,6 +27,8 @@ export type BenchCluster = {
   kubelet: FakeKubelet;
   /** The fake kubelet's client, counted. */
   kubeletRequests: Tally;
+  /** With `countClients`: kube-controller-manager's and the Node loop's requests and response bytes, each through its own counting proxy. */
+  proxies?: { native: CountingProxy; loop: CountingProxy; loopKubeconfig: string };
   close(): Promise<void>;
 };
 
@@ -48,10 +52,21 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `name`: the control plane's (its state directory); bench/workloads/main.ts runs its own. */
-export async function startBenchCluster(nodes: { count: number; podsEach: number }, log: (m: string) => void, name: string = CONTROL_PLANE): Promise<BenchCluster> {
+export async function startBenchCluster(nodes: { count: number; podsEach: number }, log: (m: string) => void, name: string = CONTROL_PLANE, countClients = false): Promise<BenchCluster> {
   // A control plane left by a killed run under this name: start afresh (its etcd is wiped).
   await stopControlPlane(name);
-  const cp = await startControlPlane(name, log);
+  let native: CountingProxy | undefined;
+  const cp = await startControlPlane(name, log, countClients ? {
+    controllerManagerVia: async (apiserver, pki) => {
+      native = await startCountingProxy(apiserver, { ca: readFileSync(pki.caCert, 'utf8'), cert: readFileSync(pki.apiserverCert, 'utf8'), key: readFileSync(pki.apiserverKey, 'utf8') });
+      return native.server;
+    },
+  } : {});
+  let proxies: BenchCluster['proxies'];
+  if (native) {
+    const loop = await startCountingProxy(cp.server, { ca: readFileSync(cp.pki.caCert, 'utf8'), cert: readFileSync(cp.pki.apiserverCert, 'utf8'), key: readFileSync(cp.pki.apiserverKey, 'utf8') });
+    proxies = { native, loop, loopKubeconfig: kubeconfigVia(cp.kubeconfig, loop.server, join(cp.dir, 'kubeconfig-loop')) };
+  }
   const kube = await KubeHttp.fromKubeConfig(loadKubeConfig(cp.kubeconfig));
   const own = countRequests(kube);
   const kubeletKube = await KubeHttp.fromKubeConfig(loadKubeConfig(cp.kubeconfig));
@@ -61,16 +76,19 @@ export async function startBenchCluster(nodes: { count: number; podsEach: number
   await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-system' } }).catch((e: unknown) => {
     if (!isAlreadyExists(e)) throw e;
   });
-  const kubelet = new FakeKubelet(kubeletKube, 100);
+  // With the clients counted (the kubelet-model figures), the fake kubelet reads pods from the watch cache, as a real one's informer does.
+  const kubelet = new FakeKubelet(kubeletKube, 100, { podsFromWatchCache: countClients });
   await kubelet.addNodes(Array.from({ length: nodes.count }, (_, i) => ({ name: `bench-node-${i}`, allocatable: { pods: String(nodes.podsEach) } })));
   kubelet.start();
   return {
-    cp, kube, own, kubelet, kubeletRequests,
+    cp, kube, own, kubelet, kubeletRequests, ...(proxies ? { proxies } : {}),
     async close() {
       await kubelet.stop();
+      await proxies?.loop.close();
       kube.close();
       kubeletKube.close();
       await stopControlPlane(name, true);
+      await proxies?.native.close();
     },
   };
 }

@@ -39,6 +39,11 @@ const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=
 const REPLICAS = Number(flag('replicas') ?? 30);
 const MODEL = { pods: Number(flag('pods') ?? 100), nodes: Number(flag('nodes') ?? 50), statefulSetPods: Number(flag('statefulset-pods') ?? 10) };
 const SEED = Number(flag('seed') ?? 1);
+/** `--workloads=cloneset,deployment,…`: roll only these (by app: cloneset, deployment, asts, sts, ads, ds). */
+const WORKLOADS = flag('workloads')?.split(',');
+/** `--unrelated=5000,20000`: the CloneSet rolled again with 5,000 unrelated pods in its namespace and 20,000 in the cluster (group 3). */
+const UNRELATED = flag('unrelated')?.split(',').map(Number);
+if (UNRELATED && (UNRELATED.length !== 2 || !UNRELATED.every((n) => Number.isInteger(n) && n >= 0) || UNRELATED[1]! < UNRELATED[0]!)) throw new Error(`--unrelated: <in the namespace>,<in the cluster, at least as many>, not ${flag('unrelated')}`);
 /** Group 1 on the Lambda stand-in: in this profile (`--lambda=none`: not measured). */
 const LAMBDA_PROFILE = flag('lambda') ?? 'light-prepulled';
 const PROFILE_NAMES = flag('profiles')?.split(',') ?? PROFILES.map((p) => p.name);
@@ -69,7 +74,7 @@ const SECTIONS: Record<string, Section> = {
       await c.kubelet.addNodes(nodes.map((name) => ({ name, labels: { [POOL]: 'yes' }, taints: [{ key: POOL, value: 'yes', effect: 'NoSchedule' }] })));
       const all: ProfileFigures[] = [];
       try {
-        for (const name of PROFILE_NAMES) all.push(await measureProfile(c, loop, MODEL, PROFILES.find((p) => p.name === name)!, SEED, log));
+        for (const name of PROFILE_NAMES) all.push(await measureProfile(c, loop, MODEL, PROFILES.find((p) => p.name === name)!, SEED, log, undefined, WORKLOADS, UNRELATED ? { inNamespace: UNRELATED[0]!, inCluster: UNRELATED[1]! } : undefined));
         // Last: it stops the Node loop and leaves webhooks pointing at a Worker that is gone.
         if (LAMBDA_PROFILE !== 'none') all.push(await measureLambdaPath(c, loop, MODEL, PROFILES.find((p) => p.name === LAMBDA_PROFILE)!, SEED, log));
       } finally {
@@ -83,7 +88,7 @@ const SECTIONS: Record<string, Section> = {
         '', f.model, `  bring-up of every workload at v1: ${(f.bringUpMs / 1000).toFixed(1)} s`,
         `  group 1, controller overhead (${f.profile}; ours on the Node loop):`, ...overheadLines(f),
         `  group 2, against the native controllers (${f.profile}; kube-controller-manager):`, ...nativeLines(f),
-        `  group 3 (partial), API-server cost per rollout (${f.profile}; requests: the Node loop's, reads included; kube-controller-manager's are not counted apart):`, ...costLines(f),
+        `  group 3, API-server cost per rollout (${f.profile}; requests and response bytes: each controller's client through its counting proxy, watches included — the Node loop's or kube-controller-manager's, every controller in it; CPU: kube-apiserver over the rollout and 5 s of settling):`, ...costLines(f),
       ]);
       return { lines, goals: modelGoals(all), figures: { sizes: MODEL, seed: SEED, profiles: all } };
     },
@@ -138,7 +143,7 @@ type Outcome = { name: string; title: string; ok: true; report: SectionReport; l
 async function runSection(c: BenchCluster, bundles: Bundles, name: string, s: Section): Promise<Outcome> {
   let loop: LoopChild | undefined;
   try {
-    loop = await startLoop(bundles.loop, c.cp.kubeconfig, log, s.kinds);
+    loop = await startLoop(bundles.loop, c.proxies?.loopKubeconfig ?? c.cp.kubeconfig, log, s.kinds);
     const report = await s.measure(c, loop, log);
     const end = await loop.stop();
     loop = undefined;
@@ -160,7 +165,8 @@ try {
   log(`sections: ${chosen.map(([n]) => n).join(', ')}; replicas ${REPLICAS}; code: ${CODE}`);
   // The model section brings its own pool of nodes; the others share these.
   const nodes = chosen.some(([n]) => n !== 'model') ? NODES : { ...NODES, count: 0 };
-  const c = (cluster = await startBenchCluster(nodes, log, CONTROL_PLANE));
+  // The model section counts kube-controller-manager and the Node loop through counting proxies (group 3).
+  const c = (cluster = await startBenchCluster(nodes, log, CONTROL_PLANE, ONLY.includes('model')));
   log(`control plane up, ${nodes.count} fake nodes (${nodes.podsEach} pods each)`);
   const outcomes: Outcome[] = [];
   for (const [name, s] of chosen) outcomes.push(await runSection(c, bundles, name, s));

@@ -7,6 +7,7 @@ import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { connectionOfClientNode, loadKubeConnection, type KubeConnection } from './kubeconfig.js';
 import { KubeApiError } from './errors.js';
+import { OwnWritesFloor, isWriteMethod } from './own-writes-floor.js';
 import { listPageReader, type BodyReader, type ListPage } from './list-page.js';
 import { clientLimitsFromEnv, type ClientLimits } from './client-limits.js';
 import { recordApiCall } from '../telemetry/record.js';
@@ -61,6 +62,8 @@ interface DiscoveredResource { name: string; namespaced: boolean; kind: string }
 export class KubeHttp {
   /** How many API calls this client has made (retries not counted again): reconcilers report it per invocation. */
   calls = 0;
+  /** What a `readYourWrites` LIST may read from the API server's watch cache (own-writes-floor.ts). */
+  private readonly floor = new OwnWritesFloor();
   private readonly discovery = new Map<string, Promise<DiscoveredResource[]>>();
   private readonly limiter: RequestLimiter;
   private readonly clock: Clock;
@@ -124,6 +127,19 @@ export class KubeHttp {
    */
   async request<T = unknown>(method: string, path: string, init: RequestInit = {}): Promise<T> {
     this.calls += 1;
+    if (!isWriteMethod(method)) return this.attempts<T>(method, path, init);
+    try {
+      const answer = await this.attempts<T>(method, path, init);
+      this.floor.wrote(path, answer);
+      return answer;
+    } catch (e) {
+      // Refused (4xx): nothing was written. Otherwise it may have been: the next read asks etcd.
+      if (!(e instanceof KubeApiError && e.status >= 400 && e.status < 500)) this.floor.lost(path);
+      throw e;
+    }
+  }
+
+  private async attempts<T>(method: string, path: string, init: RequestInit): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const asked = this.clock.now();
       const release = await this.limiter.acquire();
@@ -317,7 +333,7 @@ export class KubeHttp {
    * without `metadata.managedFields` unless asked to keep them: few readers need them, they are often the larger part of a
    * pod, and a PUT that leaves them out keeps the server's.
    */
-  async list<T extends KubeObject>(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number; managedFields?: 'keep' } = {}): Promise<{ items: T[]; resourceVersion: string }> {
+  async list<T extends KubeObject>(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string; limit?: number; managedFields?: 'keep'; readYourWrites?: boolean } = {}): Promise<{ items: T[]; resourceVersion: string }> {
     let path = await this.pathFor(apiVersion, kind, opts.namespace ?? '__all__');
     path = path.replace('/namespaces/__all__', '');
     const items: T[] = [];
@@ -326,13 +342,18 @@ export class KubeHttp {
     const stored = (it: T): T => ({ apiVersion, kind, ...it, ...(it.metadata && !keep ? { metadata: withoutManagedFields(it.metadata) } : {}) });
     let cont: string | undefined;
     let resourceVersion = '';
+    // At least as new as this client's own writes, from the watch cache: one request, no pages
+    // (the API server sends a LIST with a limit and a resourceVersion to etcd).
+    const cached = opts.readYourWrites ? this.floor.version(path) : undefined;
     do {
-      const query = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit ?? 500, continue: cont };
+      const query = cached
+        ? { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, resourceVersion: cached }
+        : { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: opts.limit ?? 500, continue: cont };
       const page = await this.request<ListPage<T>>('GET', path, { query, read: () => listPageReader(strings, stored, { managedFields: opts.managedFields }) });
       for (const it of page.items) items.push(it);
       cont = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;
-    } while (cont);
+    } while (cont && !cached);
     return { items, resourceVersion };
   }
 

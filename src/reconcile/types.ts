@@ -7,7 +7,8 @@ import type { LedgerRef, Ledgers } from '../edge-state/ledger.js';
 
 /** Reads a reconciler may make. Implemented over the API server by KubeHttp (LIST-based). */
 export interface KubeReader {
-  list<T extends KubeObject>(apiVersion: string, kind: string, opts?: { namespace?: string; labelSelector?: string; fieldSelector?: string }): Promise<{ items: T[]; resourceVersion: string }>;
+  /** `readYourWrites`: at least as new as the client's own writes, from the API server's watch cache when it can (src/kube/own-writes-floor.ts); otherwise from etcd. */
+  list<T extends KubeObject>(apiVersion: string, kind: string, opts?: { namespace?: string; labelSelector?: string; fieldSelector?: string; readYourWrites?: boolean }): Promise<{ items: T[]; resourceVersion: string }>;
   get<T extends KubeObject>(apiVersion: string, kind: string, name: string, namespace?: string): Promise<T>;
 }
 

@@ -134,8 +134,15 @@ async function isHealthy(state: State, caCert: string): Promise<boolean> {
   return r?.status === 200;
 }
 
+/**
+ * Opt-in (benchmarks only): `controllerManagerVia` is handed the API server's address and the PKI
+ * once it is up and returns the address kube-controller-manager should talk to instead (a counting
+ * proxy that presents the API server's certificate).
+ */
+export type ControlPlaneOptions = { controllerManagerVia?: (apiserver: string, pki: Pki) => Promise<string> };
+
 /** Starts the named control plane, or returns the one already running under that name. */
-export async function startControlPlane(name: string, log: (m: string) => void = () => {}): Promise<ControlPlane> {
+export async function startControlPlane(name: string, log: (m: string) => void = () => {}, opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const dir = stateDir(name);
   mkdirSync(dir, { recursive: true });
   const pki = ensurePki(dir);
@@ -183,8 +190,13 @@ export async function startControlPlane(name: string, log: (m: string) => void =
   await waitFor('kube-apiserver', dir, async () => (await get(`${server}/readyz`, ca, token)).status === 200, 90_000);
 
   log('starting kube-controller-manager and kube-scheduler');
+  let controllerManagerKubeconfig = kubeconfig;
+  if (opts.controllerManagerVia) {
+    controllerManagerKubeconfig = join(dir, 'kubeconfig-controller-manager');
+    writeFileSync(controllerManagerKubeconfig, kubeconfigYaml(await opts.controllerManagerVia(server, pki), pki.caCert, token), { mode: 0o600 });
+  }
   pids.controllerManager = launch(dir, 'kube-controller-manager', join(bin, 'kube-controller-manager'), [
-    `--kubeconfig=${kubeconfig}`, '--port=0', '--secure-port=0', '--leader-elect=false',
+    `--kubeconfig=${controllerManagerKubeconfig}`, '--port=0', '--secure-port=0', '--leader-elect=false',
     '--controllers=*,-nodeipam,-nodelifecycle,-attachdetach,-persistentvolume-binder,-cloud-node-lifecycle',
     `--service-account-private-key-file=${pki.serviceAccountKey}`, `--root-ca-file=${pki.caCert}`,
     '--use-service-account-credentials=false', '--concurrent-deployment-syncs=5', '--concurrent-replicaset-syncs=5',

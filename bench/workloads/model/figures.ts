@@ -17,6 +17,12 @@ import { total } from '../../cluster/counting.js';
 import { cpuMsOf } from '../../harness/cpu.js';
 import { POOL, advancedDaemonSet, advancedStatefulSet, cloneSetInPlace, deployment, imageOf, nativeDaemonSet, nativeStatefulSet, type ModelWorkload, type Sizes } from './workloads.js';
 import type { PodSlot } from './ideal.js';
+import { proxyDelta, type ProxyTally } from '../../cluster/counting-proxy.js';
+import { addUnrelatedPods } from './unrelated.js';
+
+/** Group 3's variant: the CloneSet rolled again with this many unrelated pods in its namespace and in the cluster. */
+export type Unrelated = { inNamespace: number; inCluster: number };
+const unrelatedLabel = (label: string, u: Unrelated) => `${label}, +${u.inNamespace} pods in ns, ${u.inCluster} in cluster`;
 
 export type Profile = { name: string; app: AppProfile; prePulled: boolean };
 export const PROFILES: Profile[] = [
@@ -30,12 +36,19 @@ export type Rollout = {
   workload: string; controller: string; ours: boolean; pods: number; wallMs?: number; idealMs?: number; readyToWriteMs?: number[]; error?: string;
   /** Group 3 (partial): the controller's writes, the Node loop's API requests (reads included; ours only), kube-apiserver CPU over the rollout and its settling. */
   writes?: number; apiCalls?: number; apiserverCpuMs?: number;
+  /** Group 3: the controller's requests and response bytes by key, as its counting proxy saw them (kube-controller-manager's or the Node loop's). */
+  proxied?: ProxyTally;
+  /** The other counted client in the same window (kube-controller-manager during ours, the Node loop during the native rollout). */
+  meanwhile?: ProxyTally;
+  /** kube-apiserver CPU seconds per second in the 10 s before the spec change (nothing rolling). */
+  apiserverIdleCpuPerS?: number;
   /** Each step of a pod's update, median ms from the step before, and who takes it. */
   phases?: { name: string; by: string; ms: number }[];
 };
 export type ProfileFigures = { profile: string; model: string; bringUpMs: number; rollouts: Rollout[] };
 
 const ROLL_TIMEOUT_MS = 900_000;
+const IDLE_WINDOW_MS = 10_000;
 
 /** The nodes of the pool: labelled and tainted so that only these workloads land there. */
 export const poolNodes = (n: number) => Array.from({ length: n }, (_, i) => `model-node-${String(i).padStart(2, '0')}`);
@@ -54,13 +67,13 @@ export type Path = { name: 'node' | 'lambda'; controller: string };
 export const NODE_PATH: Path = { name: 'node', controller: 'Node loop' };
 
 /** One profile: a model, a namespace, every workload up at v1, each rolled to v2 (the Deployment again to v3 at 0 surge). */
-export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Sizes, profile: Profile, seed: number, log: (m: string) => void, path: Path = NODE_PATH): Promise<ProfileFigures> {
+export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Sizes, profile: Profile, seed: number, log: (m: string) => void, path: Path = NODE_PATH, only?: readonly string[], unrelated?: Unrelated): Promise<ProfileFigures> {
   const options = { seed, app: profile.app, coldEni: false, prePulled: profile.prePulled };
   const model = new KubeletModel(options);
   c.kubelet.useModel(model);
   const namespace = `bench-model-${profile.name}${path.name === 'node' ? '' : `-${path.name}`}`;
   await createNamespace(c.kube, namespace);
-  const all = [cloneSetInPlace(sizes), deployment(sizes, '25%'), advancedStatefulSet(sizes), nativeStatefulSet(sizes), advancedDaemonSet(sizes), nativeDaemonSet(sizes)];
+  const all = [cloneSetInPlace(sizes), deployment(sizes, '25%'), advancedStatefulSet(sizes), nativeStatefulSet(sizes), advancedDaemonSet(sizes), nativeDaemonSet(sizes)].filter((w) => !only || only.includes(w.app));
   const workloads = (path.name === 'node' ? all : all.filter((w) => w.ours)).map((w) => (w.ours ? { ...w, controller: path.controller } : w));
   const rollouts: Rollout[] = [];
   try {
@@ -83,10 +96,21 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
       const before = await slots(c, namespace, w.app);
       try {
         const apiserver = [c.cp.pids.apiserver].filter((p): p is number => p !== undefined);
+        const proxy = w.ours ? c.proxies?.loop : c.proxies?.native;
+        // The API server's CPU with nothing rolling, over the same kind of window: its background (other clients, its own loops).
+        const idle0 = cpuMsOf(apiserver);
+        await sleep(IDLE_WINDOW_MS);
+        const idle1 = cpuMsOf(apiserver);
+        const other = w.ours ? c.proxies?.native : c.proxies?.loop;
+        const o0 = other?.tally();
+        const p0 = proxy?.tally();
         const cpu0 = cpuMsOf(apiserver);
         const r: WatchedRollout = await rollOne(c, loop, watched(w, objects.get(w.app)!, namespace), w.replicas, log, image);
         const cpu1 = cpuMsOf(apiserver);
-        const cost = { writes: total(r.writes), ...(r.apiCalls !== undefined ? { apiCalls: r.apiCalls } : {}), ...(cpu0 !== undefined && cpu1 !== undefined ? { apiserverCpuMs: cpu1 - cpu0 } : {}) };
+        const proxied = proxy && p0 ? proxyDelta(proxy.tally(), p0) : undefined;
+        const meanwhile = other && o0 ? proxyDelta(other.tally(), o0) : undefined;
+        const cost = { writes: total(r.writes), ...(r.apiCalls !== undefined ? { apiCalls: r.apiCalls } : {}), ...(cpu0 !== undefined && cpu1 !== undefined ? { apiserverCpuMs: cpu1 - cpu0 } : {}), ...(proxied ? { proxied } : {}), ...(meanwhile ? { meanwhile } : {}),
+          ...(idle0 !== undefined && idle1 !== undefined ? { apiserverIdleCpuPerS: (idle1 - idle0) / IDLE_WINDOW_MS } : {}) };
         const idealMs = w.ideal(new KubeletModel(options), before, image);
         const readyToWriteMs = w.ours ? readyToNextWrite(r.podMarks, w.marks[0]!.name, 'Ready', w.window) : undefined;
         rollouts.push({ workload: w.label, controller: w.controller, ours: w.ours, pods: w.replicas, wallMs: r.wallMs, idealMs, ...(readyToWriteMs ? { readyToWriteMs } : {}), ...cost, phases: r.phases.map(({ name, by, ms }) => ({ name, by, ms })) });
@@ -100,9 +124,16 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
     const retire = (app: string) => c.kube.delete(objects.get(app)! as KubeObject).catch((e: unknown) => log(`deleting ${app}: ${String(e)}`));
     for (const w of workloads) {
       await roll(w, 2);
+      if (w.app === 'cloneset' && unrelated) {
+        const added = await addUnrelatedPods(c, namespace, unrelated.inNamespace, unrelated.inCluster, log);
+        await sleep(3_000);
+        await roll({ ...w, label: unrelatedLabel(w.label, unrelated) }, 3);
+        await added.remove().catch((e: unknown) => log(`removing the unrelated pods: ${String(e)}`));
+      }
       if (w.app !== 'deployment') await retire(w.app);
     }
     if (path.name !== 'node') return { profile: `${profile.name}, ${path.controller}`, model: model.describe(), bringUpMs, rollouts };
+    if (!objects.has('deployment')) return { profile: profile.name, model: model.describe(), bringUpMs, rollouts };
     const zeroSurge = deployment(sizes, 0);
     await c.kube.patch(objects.get('deployment')! as KubeObject, { spec: { strategy: { rollingUpdate: { maxSurge: 0 } } } }, 'merge');
     await sleep(1_000);
@@ -140,12 +171,46 @@ const PAIRS: { ours: string; native: string; goal?: number }[] = [
   { ours: 'Advanced DaemonSet in place', native: 'DaemonSet', goal: 0.7 },
 ];
 
-/** Group 3 (partial): API-server cost per rollout, ours and native side by side. */
+const VERBS = ['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Requests and response bytes by verb (LIST+ pages are LISTs). */
+export function byVerb(t: ProxyTally): Record<string, { requests: number; bytes: number }> {
+  const out: Record<string, { requests: number; bytes: number }> = {};
+  for (const [key, v] of Object.entries(t)) {
+    const verb = key.split(' ')[0]!.replace('LIST+', 'LIST');
+    const o = (out[verb] ??= { requests: 0, bytes: 0 });
+    o.requests += v.requests;
+    o.bytes += v.bytes;
+  }
+  return out;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)}`;
+
+/** The rollout's apiserver CPU less the idle rate over its window (the rollout plus its 5 s of settling). */
+export const aboveIdleMs = (r: Rollout) => (r.apiserverCpuMs === undefined || r.apiserverIdleCpuPerS === undefined || r.wallMs === undefined ? undefined : r.apiserverCpuMs - r.apiserverIdleCpuPerS * (r.wallMs + 5_000));
+
+/** Group 3: API-server cost per rollout, ours and native side by side; requests and response KiB by verb from each controller's counting proxy. */
 export function costLines(f: ProfileFigures): string[] {
-  return [
-    `  ${'workload'.padEnd(40)} ${'controller'.padEnd(24)} ${'writes'.padStart(7)} ${'requests'.padStart(9)} ${'apiserver CPU s'.padStart(16)}`,
-    ...f.rollouts.filter((r) => !r.error).map((r) => `  ${r.workload.padEnd(40)} ${r.controller.padEnd(24)} ${String(r.writes ?? '-').padStart(7)} ${String(r.apiCalls ?? '-').padStart(9)} ${(r.apiserverCpuMs === undefined ? '-' : (r.apiserverCpuMs / 1000).toFixed(2)).padStart(16)}`),
+  const rows = f.rollouts.filter((r) => !r.error);
+  const cpu = (r: Rollout) => (r.apiserverCpuMs === undefined ? '-' : (r.apiserverCpuMs / 1000).toFixed(2));
+  const lines = [
+    `  ${'workload'.padEnd(40)} ${'controller'.padEnd(24)} ${'writes'.padStart(7)} ${'requests'.padStart(9)} ${'resp KiB'.padStart(9)} ${'apiserver CPU s'.padStart(16)} ${'idle CPU s/s'.padStart(13)} ${'above idle s'.padStart(13)}   requests / response KiB by verb`,
+    ...rows.map((r) => {
+      const verbs = r.proxied ? byVerb(r.proxied) : undefined;
+      const requests = verbs ? Object.values(verbs).reduce((n, v) => n + v.requests, 0) : r.apiCalls;
+      const bytes = verbs ? Object.values(verbs).reduce((n, v) => n + v.bytes, 0) : undefined;
+      const split = verbs ? VERBS.filter((v) => verbs[v]).map((v) => `${v} ${verbs[v]!.requests}/${kb(verbs[v]!.bytes)}`).join(', ') : '-';
+      return `  ${r.workload.padEnd(40)} ${r.controller.padEnd(24)} ${String(r.writes ?? '-').padStart(7)} ${String(requests ?? '-').padStart(9)} ${(bytes === undefined ? '-' : kb(bytes)).padStart(9)} ${cpu(r).padStart(16)} ${(r.apiserverIdleCpuPerS === undefined ? '-' : r.apiserverIdleCpuPerS.toFixed(3)).padStart(13)} ${(aboveIdleMs(r) === undefined ? '-' : (aboveIdleMs(r)! / 1000).toFixed(2)).padStart(13)}   ${split}`;
+    }),
   ];
+  const top = rows.filter((r) => r.proxied).map((r) => `    ${r.workload} (${r.controller}): ${Object.entries(r.proxied!).sort((a, b) => b[1].requests - a[1].requests).slice(0, 8).map(([k, v]) => `${k} ${v.requests}/${kb(v.bytes)}`).join(', ')}`);
+  const sum = (t: ProxyTally) => Object.values(t).reduce((a, v) => ({ requests: a.requests + v.requests, bytes: a.bytes + v.bytes }), { requests: 0, bytes: 0 });
+  const meanwhile = rows.filter((r) => r.meanwhile).map((r) => {
+    const m = sum(r.meanwhile!);
+    return `    during ${r.workload}: ${r.ours ? 'kube-controller-manager' : 'the Node loop'} ${m.requests} requests / ${kb(m.bytes)} KiB (${Object.entries(r.meanwhile!).sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 4).map(([k, v]) => `${k} ${v.requests}/${kb(v.bytes)}`).join(', ')})`;
+  });
+  return [...lines, ...(top.length ? ['  top request keys (requests / response KiB):', ...top] : []), ...(meanwhile.length ? ['  the other counted client in the same window:', ...meanwhile] : [])];
 }
 
 /** Group 2: ours ÷ native, measured and as the model predicts (ideal ÷ ideal). */
@@ -183,6 +248,22 @@ export function modelGoals(all: readonly ProfileFigures[]): string[] {
       const off = measured / predicted;
       goals.push(`${f.profile} ${p.ours} / ${p.native}: ${measured.toFixed(2)}× vs the model's ${predicted.toFixed(2)}× ${Math.abs(off - 1) <= 0.1 ? 'met' : 'NOT met'} (within 10%)${p.goal !== undefined && f.profile.startsWith('heavy') ? `; ≤ ${p.goal}× ${measured <= p.goal ? 'met' : 'NOT met'}` : ''}`);
     }
+  }
+  for (const f of all) {
+    const ours = find(f, 'CloneSet in place')?.apiserverCpuMs;
+    const native = find(f, 'Deployment, maxSurge 25%')?.apiserverCpuMs;
+    const plain = find(f, 'CloneSet in place');
+    const crowded = f.rollouts.find((r) => r.workload.startsWith('CloneSet in place, +') && !r.error);
+    if (plain?.apiserverCpuMs && crowded?.apiserverCpuMs) {
+      const cpuRatio = crowded.apiserverCpuMs / plain.apiserverCpuMs;
+      const reads = (r: Rollout) => Object.entries(r.proxied ?? {}).filter(([k]) => /^(GET|LIST)/.test(k)).reduce((n, [, v]) => n + v.bytes, 0);
+      const readRatio = reads(plain) ? reads(crowded) / reads(plain) : undefined;
+      const a = aboveIdleMs(crowded);
+      const b = aboveIdleMs(plain);
+      const above = a !== undefined && b ? `; above the idle rate ${(a / b).toFixed(2)}×` : '';
+      goals.push(`${f.profile} ${crowded.workload.slice('CloneSet in place, '.length)}: apiserver CPU ${cpuRatio.toFixed(2)}× the plain run ${cpuRatio <= 1.2 ? 'met' : 'NOT met'} (≤ 1.2×)${above}, read bytes ${readRatio === undefined ? '-' : `${readRatio.toFixed(2)}×`}`);
+    }
+    if (ours !== undefined && native) goals.push(`${f.profile} apiserver CPU CloneSet in place / Deployment 25%: ${(ours / native).toFixed(2)}× ${ours / native <= 1.5 ? 'met' : 'NOT met'} (≤ 1.5×)`);
   }
   return goals;
 }

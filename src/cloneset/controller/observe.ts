@@ -2,7 +2,9 @@
 // (one LIST each by the instance-id label, however many CloneSets; a run for one CloneSet without
 // volumeClaimTemplates reads only the pods its selector matches), the ControllerRevisions and
 // the PodUnavailableBudgets. Fresh LISTs every run: no in-memory expectations, so nothing can leak
-// and stall a CloneSet (kruise#1765).
+// and stall a CloneSet (kruise#1765). Each LIST is at least as new as this client's own writes
+// (readYourWrites): from the API server's watch cache once the client has written, so a LIST's cost
+// does not grow with the other pods in the namespace.
 import type { PodUnavailableBudget } from '../../api/policy/podunavailablebudget.js';
 import type { KubeObject } from '../../kube/http.js';
 import type { KubeReader, Scope } from '../../reconcile/types.js';
@@ -40,20 +42,21 @@ const inScope = (scope: Scope, cs: StoredCloneSet) =>
   scope.kind === 'all' || scope.objects.some((o) => o.name === cs.metadata.name && (o.namespace ?? '') === cs.metadata.namespace);
 
 export async function observeCloneSets(kube: KubeReader, scope: Scope, opts: { imagePullJobs?: boolean } = {}): Promise<CloneSetObserved> {
-  const all = (await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND)).items as unknown as StoredCloneSet[];
+  const fresh = { readYourWrites: true };
+  const all = (await kube.list<KubeObject>(CLONESET_API_VERSION, CLONESET_KIND, fresh)).items as unknown as StoredCloneSet[];
   const cloneSets = all.filter((cs) => inScope(scope, cs) && !cs.metadata.deletionTimestamp);
   if (!cloneSets.length) return { cloneSets, podsByOwner: new Map(), pvcsByOwner: new Map(), revisions: [], budgets: [] };
   const namespaces = [...new Set(cloneSets.map((cs) => cs.metadata.namespace))];
   // One namespace: LIST there; several: one LIST across the cluster.
-  const namespace = namespaces.length === 1 ? { namespace: namespaces[0]! } : {};
+  const namespace = namespaces.length === 1 ? { namespace: namespaces[0]!, ...fresh } : fresh;
   const spread = cloneSets.some((cs) => spreadTopologyKeys(cs).length > 0);
   const [pods, pvcs, revisions, budgets, nodes, jobs] = await Promise.all([
     // Narrowed to the selector only without volumeClaimTemplates: a pod relabelled out of the
     // CloneSet still holds its instance id, which PVC reuse must not hand to a new pod.
-    kube.list<KubeObject>('v1', 'Pod', podListQuery(cloneSets, INSTANCE_ID_LABEL, !cloneSets.some((cs) => cs.spec.volumeClaimTemplates?.length))),
+    kube.list<KubeObject>('v1', 'Pod', { ...podListQuery(cloneSets, INSTANCE_ID_LABEL, !cloneSets.some((cs) => cs.spec.volumeClaimTemplates?.length)), ...fresh }),
     kube.list<KubeObject>('v1', 'PersistentVolumeClaim', { ...namespace, labelSelector: INSTANCE_ID_LABEL }),
     kube.list<KubeObject>('apps/v1', 'ControllerRevision', namespace),
-    listDisruptionBudgets(kube, namespace.namespace),
+    listDisruptionBudgets(kube, 'namespace' in namespace ? namespace.namespace : undefined),
     spread ? kube.list<KubeObject>('v1', 'Node') : undefined,
     opts.imagePullJobs ? kube.list<KubeObject>('apps.kruise.io/v1alpha1', 'ImagePullJob', namespace) : undefined,
   ]);
