@@ -14,7 +14,7 @@ const pod = (name: string, opts: { by?: string; state?: 'running' | 'done' } = {
 });
 
 describe('EphemeralJob injection plan', () => {
-  it('injects parallelism (no more than the pods left) less the pods whose containers have not ended', () => {
+  it('injects parallelism less the pods whose containers have not ended', () => {
     const fresh = [pod('c'), pod('d'), pod('e')];
     expect(podsToInject(job({ parallelism: 2 }), fresh).map((p) => p.metadata?.name)).toEqual(['c', 'd']);
     expect(podsToInject(job(), fresh).map((p) => p.metadata?.name)).toEqual(['c']);
@@ -22,8 +22,9 @@ describe('EphemeralJob injection plan', () => {
     // Injected, not reported yet: it holds its slot, so a run right after an injection adds none.
     expect(podsToInject(job(), [pod('a', { by: 'u1' }), ...fresh])).toEqual([]);
     expect(podsToInject(job(), [pod('a', { by: 'u1', state: 'done' }), ...fresh]).map((p) => p.metadata?.name)).toEqual(['c']);
-    // OpenKruise caps parallelism by the pods left before taking the running ones off.
-    expect(podsToInject(job({ parallelism: 2 }), [pod('a', { by: 'u1', state: 'running' }), pod('c')])).toEqual([]);
+    // Not OpenKruise's (it caps parallelism by the pods left before taking the running ones off, and injects none here).
+    expect(podsToInject(job({ parallelism: 2 }), [pod('a', { by: 'u1', state: 'running' }), pod('c')]).map((p) => p.metadata?.name)).toEqual(['c']);
+    expect(podsToInject(job({ parallelism: 2 }), [pod('a', { by: 'u1', state: 'running' }), pod('b', { by: 'u1' }), pod('c')])).toEqual([]);
   });
   it('marks each container with KRUISE_EJOB_ID for both API shapes', () => {
     const env = [{ name: 'A', value: 'b' }, { name: 'KRUISE_EJOB_ID', value: 'u1' }];

@@ -55,12 +55,15 @@ export function busyPods(job: JobView, pods: readonly V1Pod[]): number {
   return pods.filter((pod) => isInjected(job, pod) && !['Succeeded', 'Failed'].includes(podState(names, pod))).length;
 }
 
-/** syncTargetPods: up to parallelism (no more than there are pods to inject) less the busy pods, in order. */
+/**
+ * syncTargetPods: parallelism less the busy pods, in order. OpenKruise first lowers parallelism to
+ * the number of pods left to inject, then takes the running ones off, so with parallelism 5, one
+ * running and one new pod it injects none until the running one ends; here the new pod gets its
+ * containers (docs/features/ephemeraljob.md, departures).
+ */
 export function podsToInject(job: JobView, pods: readonly V1Pod[]): V1Pod[] {
-  const candidates = podsWithout(job, pods);
-  const parallelism = Math.min(job.spec.parallelism ?? DEFAULT_PARALLELISM, candidates.length);
-  const room = parallelism - busyPods(job, pods);
-  return room > 0 ? candidates.slice(0, room) : [];
+  const room = (job.spec.parallelism ?? DEFAULT_PARALLELISM) - busyPods(job, pods);
+  return room > 0 ? podsWithout(job, pods).slice(0, room) : [];
 }
 
 /** The template's containers, each with KRUISE_EJOB_ID appended to its env. */

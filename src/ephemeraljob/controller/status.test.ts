@@ -20,7 +20,7 @@ describe('EphemeralJob status (OpenKruise calculateStatus)', () => {
   it('no pod matched: Waiting with MatchedEmpty after Initialized', () => {
     const s = computeStatus(job(), [], NOW);
     expect(s.phase).toBe('Waiting');
-    expect(s.conditions?.map((c) => [c.type, c.reason, c.message])).toEqual([['Initialized', 'Initialized', ''], ['MatchedEmpty', 'MatchEmpty', 'job match no pods']]);
+    expect(s.conditions?.map((c) => [c.type, c.reason, c.message])).toEqual([['Initialized', 'Initialized', undefined], ['MatchedEmpty', 'MatchEmpty', 'job match no pods']]);
   });
   it('counts pods by their ephemeral containers and succeeds when replicas succeeded', () => {
     expect(computeStatus(job({ replicas: 2 }), [done, running, notYet], NOW)).toMatchObject({ match: 3, succeeded: 1, running: 1, waiting: 0, failed: 0, phase: 'Running' });

@@ -59,7 +59,9 @@ export function pastActiveDeadline(job: JobView, now: Date): boolean {
 export function computeStatus(job: JobView, pods: readonly V1Pod[], now: Date): EphemeralJobStatus {
   const stamp = rfc3339(now);
   const prior = job.status ?? {};
-  let conditions: Condition[] = prior.conditions ?? [{ type: 'Initialized', status: 'True', lastProbeTime: stamp, lastTransitionTime: stamp, reason: 'Initialized', message: '' }];
+  // OpenKruise's Initialized message is "": left out, as the API server's merge patch of a list
+  // turns an empty string into null, which the CRD's schema refuses.
+  let conditions: Condition[] = prior.conditions ?? [{ type: 'Initialized', status: 'True', lastProbeTime: stamp, lastTransitionTime: stamp, reason: 'Initialized' }];
   const names = new Set((job.spec.template.ephemeralContainers ?? []).map((c) => c.name));
   const counts = { Succeeded: 0, Failed: 0, Running: 0, Pending: 0, Unknown: 0 };
   if (names.size > 0) for (const pod of pods) counts[podState(names, pod)]++;
