@@ -11,6 +11,7 @@ import type { KubeObject } from '../../src/kube/http.js';
 import { isNotFound } from '../../src/kube/errors.js';
 import { runLoop } from '../../src/reconcile/loop.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
+import { applyPlan } from '../../src/reconcile/act.js';
 import type { Reconciler } from '../../src/reconcile/types.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 import { attempt, eventually } from './support/kube.js';
@@ -127,5 +128,22 @@ describe('EphemeralJob reconciler (Node loop)', () => {
     await env.createPod('late-2', { app: 'late' });
     await waitStatus('late', 'two running', (st) => st.running === 2 && st.match === 2);
     expect((await injected(['late-1', 'late-2'])).sort()).toEqual(['late-1', 'late-2']);
+  });
+
+  it('two runs that decided from the same state inject the containers once: the second meets a changed pod, a conflict', async () => {
+    await env.createPod('twice-1', { app: 'twice' });
+    // Paused in the cluster, so the loop injects nothing; the two runs decide as if it were not.
+    const j = await create('twice', 'twice', { paused: true });
+    await waitStatus('twice', 'Paused', (st) => st.phase === 'Paused');
+    const observed = await ephemeralJobReconciler.observe(env.kube, { kind: 'objects', objects: [{ namespace: env.ns, name: 'twice' }] }, { serverVersion: () => env.kube.request('GET', '/version') });
+    observed.jobs = observed.jobs.map((o) => ({ ...o, spec: { ...o.spec, paused: false } }));
+    const plans = [0, 1].map(() => ephemeralJobReconciler.decide(observed, new Date()));
+    expect(plans.map((p) => p.writes.filter((w) => w.op === 'patch').length)).toEqual([1, 1]);
+    const opts = { now: () => new Date(), component: 'ejob-e2e' };
+    const results = await Promise.all(plans.map((p) => applyPlan(env.kube, { ...p, status: [] }, opts)));
+    expect(results.map((r) => [r.applied, r.conflicts, r.failed.length]).sort()).toEqual([[0, 1, 0], [1, 0, 0]]);
+    const containers = (await pod('twice-1')).spec?.ephemeralContainers ?? [];
+    expect(containers.map((c) => c.name)).toEqual(['debug']);
+    expect(containers[0]?.env).toContainEqual({ name: 'KRUISE_EJOB_ID', value: j.metadata.uid });
   });
 });

@@ -31,7 +31,10 @@ describe('EphemeralJob injection plan', () => {
     expect(podPatch(job())).toEqual({ spec: { ephemeralContainers: [{ name: 'debug', image: 'busybox', env }] } });
     const other = { name: 'x', image: 'y' };
     const withOther: V1Pod = { metadata: { name: 'p', resourceVersion: '9' }, spec: { containers: [], ephemeralContainers: [other] } };
-    expect(legacyPatch(job(), withOther)).toEqual({ metadata: { resourceVersion: '9' }, ephemeralContainers: [other, { name: 'debug', image: 'busybox', env }] });
+    expect(legacyPatch(job(), withOther)).toEqual([
+      { op: 'test', path: '/metadata/resourceVersion', value: '9' },
+      { op: 'add', path: '/ephemeralContainers', value: [other, { name: 'debug', image: 'busybox', env }] },
+    ]);
   });
   it('picks the shape by server version: the EphemeralContainers kind before 1.22, the Pod after', () => {
     expect(shapeFor({ major: '1', minor: '20' })).toBe('legacy');
@@ -41,9 +44,9 @@ describe('EphemeralJob injection plan', () => {
     expect(shapeFor({})).toBe('pod');
     expect(shapeFor(undefined)).toBe('pod');
   });
-  it('writes to pods/<name>/ephemeralcontainers: a strategic patch of the Pod, or a merge patch of the whole list on the pod’s resourceVersion', () => {
+  it('writes to pods/<name>/ephemeralcontainers: a strategic patch of the Pod, or a JSON patch of the whole list on the pod’s resourceVersion', () => {
     const target = { apiVersion: 'v1', kind: 'Pod', name: 'c', namespace: 'ns' };
     expect(injectWrite(job(), pod('c'), 'pod')).toMatchObject({ op: 'patch', target, subresource: 'ephemeralcontainers', patchType: 'strategic', patch: { spec: { ephemeralContainers: [{ name: 'debug' }] } } });
-    expect(injectWrite(job(), pod('c'), 'legacy')).toMatchObject({ op: 'patch', target, subresource: 'ephemeralcontainers', patchType: 'merge', patch: { metadata: { resourceVersion: '7' }, ephemeralContainers: [{ name: 'debug' }] } });
+    expect(injectWrite(job(), pod('c'), 'legacy')).toMatchObject({ op: 'patch', target, subresource: 'ephemeralcontainers', patchType: 'json', patch: [{ op: 'test', value: '7' }, { op: 'add', value: [{ name: 'debug' }] }] });
   });
 });

@@ -78,13 +78,17 @@ export function podPatch(job: JobView): { spec: { ephemeralContainers: V1Ephemer
 }
 
 /**
- * < 1.22: a merge patch of the EphemeralContainers object setting the whole list (the pod's, then
- * the job's), on the pod's resourceVersion: if the pod changed since it was read, 409 and the next
- * run reads it again, so two runs never both append.
+ * < 1.22: a JSON patch of the EphemeralContainers object setting the whole list (the pod's, then
+ * the job's), after a `test` of the pod's resourceVersion: if the pod changed since it was read
+ * the test fails and the next run reads it again, so two runs never both add. (A resourceVersion
+ * in a merge patch is no precondition here: the server rebuilds the pod from the stored one.)
  */
-export function legacyPatch(job: JobView, pod: V1Pod): { metadata: { resourceVersion?: string }; ephemeralContainers: V1EphemeralContainer[] } {
+export function legacyPatch(job: JobView, pod: V1Pod): ({ op: 'test'; path: '/metadata/resourceVersion'; value: string } | { op: 'add'; path: '/ephemeralContainers'; value: V1EphemeralContainer[] })[] {
   const rv = pod.metadata?.resourceVersion;
-  return { metadata: { ...(rv ? { resourceVersion: rv } : {}) }, ephemeralContainers: [...(pod.spec?.ephemeralContainers ?? []), ...containersFor(job)] };
+  return [
+    ...(rv ? [{ op: 'test' as const, path: '/metadata/resourceVersion' as const, value: rv }] : []),
+    { op: 'add', path: '/ephemeralContainers', value: [...(pod.spec?.ephemeralContainers ?? []), ...containersFor(job)] },
+  ];
 }
 
 /** The write that injects the job's containers into the pod. */
@@ -95,5 +99,5 @@ export function injectWrite(job: JobView & { metadata: { name?: string; namespac
   const reason = `EphemeralJob ${job.metadata.name ?? ''}: inject ${[...templateNames(job)].join(', ')} into pod ${name}`;
   return shape === 'pod'
     ? { op: 'patch', target, subresource: EPHEMERAL_SUBRESOURCE, patchType: 'strategic', patch: podPatch(job), reason }
-    : { op: 'patch', target, subresource: EPHEMERAL_SUBRESOURCE, patchType: 'merge', patch: legacyPatch(job, pod), reason };
+    : { op: 'patch', target, subresource: EPHEMERAL_SUBRESOURCE, patchType: 'json', patch: legacyPatch(job, pod), reason };
 }

@@ -1,6 +1,6 @@
 // What the EphemeralJob controller reads: the jobs in scope (a scope entry named `*` stands for
 // every job of its namespace: a pod's change names its namespace), the pods of their namespaces,
-// and, when some job may inject, the shape of pods/ephemeralcontainers the API server takes.
+// and, when some job has not finished, the shape of pods/ephemeralcontainers the API server takes.
 // Fresh LISTs every run.
 import type { V1Pod } from '@kubernetes/client-node';
 import type { KubeObject } from '../../kube/http.js';
@@ -18,16 +18,15 @@ export type EphemeralJobObserved = {
 const inScope = (scope: Scope, job: StoredEphemeralJob) =>
   scope.kind === 'all' || scope.objects.some((o) => (o.name === '*' || o.name === job.metadata.name) && (o.namespace ?? '') === job.metadata.namespace);
 
-const mayInject = (job: StoredEphemeralJob) => !job.status?.completionTime && !job.spec.paused;
-
 export async function observeEphemeralJobs(kube: KubeReader, scope: Scope, ctx: ObserveContext = {}): Promise<EphemeralJobObserved> {
   const all = (await kube.list<KubeObject>(EPHEMERALJOB_API_VERSION, EPHEMERALJOB_KIND)).items as unknown as StoredEphemeralJob[];
   const jobs = all.filter((j) => inScope(scope, j) && !j.metadata.deletionTimestamp);
   const podsByNamespace = new Map<string, V1Pod[]>();
-  const namespaces = [...new Set(jobs.filter((j) => !j.status?.completionTime).map((j) => j.metadata.namespace))];
+  const running = jobs.filter((j) => !j.status?.completionTime);
+  const namespaces = [...new Set(running.map((j) => j.metadata.namespace))];
   await Promise.all(namespaces.map(async (namespace) => {
     podsByNamespace.set(namespace, (await kube.list<KubeObject>('v1', 'Pod', { namespace })).items as unknown as V1Pod[]);
   }));
-  const shape = jobs.some(mayInject) && ctx.serverVersion ? shapeFor(await ctx.serverVersion()) : 'pod';
+  const shape = running.length && ctx.serverVersion ? shapeFor(await ctx.serverVersion()) : 'pod';
   return { jobs, podsByNamespace, shape };
 }
