@@ -5,7 +5,7 @@ describe('reconcilersFromEnv', () => {
   it('lists one reconciler per kind, PUB before the controllers that ask its budgets', () => {
     expect(reconcilersFromEnv({}).map((r) => r.kind)).toEqual([
       'ResourceDistribution', 'PodUnavailableBudget', 'WorkloadSpread', 'SidecarSet', 'CloneSet', 'StatefulSet',
-      'DaemonSet', 'BroadcastJob', 'AdvancedCronJob', 'UnitedDeployment', 'ImagePullJob', 'ImageListPullJob', 'Pod', 'PersistentPodState', 'PodProbeMarker',
+      'DaemonSet', 'BroadcastJob', 'AdvancedCronJob', 'UnitedDeployment', 'ImagePullJob', 'ImageListPullJob', 'Pod', 'PersistentPodState', 'PodProbeMarker', 'EphemeralJob',
     ]);
   });
 

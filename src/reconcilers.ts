@@ -20,6 +20,7 @@ import { imageListPullJobReconciler } from './imagelistpulljob/controller/reconc
 import { launchPriorityReconciler } from './containerlaunchpriority/controller/reconciler.js';
 import { persistentPodStateReconciler } from './persistentpodstate/controller/reconciler.js';
 import { podProbeMarkerReconcilerFor } from './podprobemarker/controller/reconciler.js';
+import { ephemeralJobReconciler } from './ephemeraljob/controller/reconciler.js';
 import type { Prober } from './podprobemarker/controller/results.js';
 import { proberFromEnv } from './podprobemarker/controller/prober-env.js';
 import { FEATURE_GATE_DEFAULTS, parseFeatureGates, type FeatureGates } from './reconcile/feature-gates.js';
@@ -50,6 +51,7 @@ export function reconcilers(gates: FeatureGates = FEATURE_GATE_DEFAULTS, opts: {
     launchPriorityReconciler as Reconciler,
     persistentPodStateReconciler as Reconciler,
     podProbeMarkerReconcilerFor(opts.prober ? { prober: opts.prober } : {}) as Reconciler,
+    ephemeralJobReconciler as Reconciler,
   ];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmissionInput } from '../admission/types.js';
-import { NOT_RUN_YET, validateEphemeralJobHandler } from './webhook.js';
+import { validateEphemeralJobHandler } from './webhook.js';
 
 const job = (ephemeralContainers: unknown[]) => ({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'EphemeralJob', metadata: { name: 'j', namespace: 'ns' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { ephemeralContainers } } });
 const review = (operation: 'CREATE' | 'UPDATE', object: unknown): AdmissionInput => ({
@@ -9,9 +9,9 @@ const review = (operation: 'CREATE' | 'UPDATE', object: unknown): AdmissionInput
 });
 
 describe('validateEphemeralJobHandler', () => {
-  it('an invalid job gets its field error; a valid new one is refused until a controller runs it; an update of a valid one is allowed', async () => {
+  it('an invalid job gets its field error; a valid one is allowed, created or updated', async () => {
     expect(await validateEphemeralJobHandler(review('CREATE', job([{ name: 'debug' }])), { collection: async () => undefined }, { now: 0 })).toMatchObject({ allowed: false, code: 400 });
-    expect(await validateEphemeralJobHandler(review('CREATE', job([{ name: 'debug', image: 'busybox' }])), { collection: async () => undefined }, { now: 0 })).toMatchObject({ allowed: false, code: 403, message: NOT_RUN_YET });
+    expect(await validateEphemeralJobHandler(review('CREATE', job([{ name: 'debug', image: 'busybox' }])), { collection: async () => undefined }, { now: 0 })).toMatchObject({ allowed: true });
     expect(await validateEphemeralJobHandler(review('UPDATE', job([{ name: 'debug', image: 'busybox' }])), { collection: async () => undefined }, { now: 0 })).toMatchObject({ allowed: true });
   });
 });

@@ -333,7 +333,8 @@ export function reconcilerRules(crds: readonly KubeObject[]): Record<string, unk
     ...crdRules,
     // create: CloneSet, Advanced StatefulSet/DaemonSet, BroadcastJob and ImagePullJob create their pods.
     rule('', ['pods'], CRUD),
-    rule('', ['pods/status'], ['get', 'update', 'patch']),
+    // EphemeralJob injects its containers through pods/ephemeralcontainers.
+    rule('', ['pods/status', 'pods/ephemeralcontainers'], ['get', 'update', 'patch']),
     rule('', ['events'], ['create', 'patch']),
     rule('events.k8s.io', ['events'], ['create', 'patch']),
     rule('', ['namespaces', 'nodes'], READ),

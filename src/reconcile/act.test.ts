@@ -62,3 +62,18 @@ describe('applyPlan: a write to an object gone since it was observed', () => {
     expect(result).toMatchObject({ applied: 0, conflicts: 2, failed: [] });
   });
 });
+
+describe('applyPlan: a patch of a subresource', () => {
+  it('goes to that subresource of the target', async () => {
+    const calls: unknown[][] = [];
+    const kube = { patch: async (...args: unknown[]) => (calls.push(args), {}) } as unknown as KubeHttp;
+    const target = { apiVersion: 'v1', kind: 'Pod', namespace: 'ns', name: 'web-0' };
+    const writes: Write[] = [
+      { op: 'patch', target, patch: { spec: {} }, patchType: 'strategic', subresource: 'ephemeralcontainers', reason: 'inject' },
+      { op: 'patch', target, patch: { metadata: {} }, patchType: 'merge', reason: 'label' },
+    ];
+    const result = await applyPlan(kube, { writes, status: [], events: [] }, { now: () => new Date(0), component: 'test' });
+    expect(result).toMatchObject({ applied: 2, failed: [] });
+    expect(calls.map((c) => [c[2], c[3]])).toEqual([['strategic', 'ephemeralcontainers'], ['merge', undefined]]);
+  });
+});

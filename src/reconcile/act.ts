@@ -81,7 +81,7 @@ async function applyWrite(kube: KubeHttp, w: Write, fieldManager: string, writte
       return outcome(kube.request('PUT', path, { body: w.object, query }).then(written), isStaleTarget);
     }
     case 'patch':
-      return outcome(kube.patch(asObject(w.target), w.patch, w.patchType, undefined, query).then(written),
+      return outcome(kube.patch(asObject(w.target), w.patch, w.patchType, w.subresource, query).then(written),
         (e) => isStaleTarget(e) || (w.patchType === 'json' && isFailedJsonPatch(e)));
     case 'delete':
       return outcome(

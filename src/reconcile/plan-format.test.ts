@@ -17,6 +17,8 @@ describe('formatPlan', () => {
       'update ConfigMap ns-1/game-demo — data differs from the source'],
     ['patch names its type', plan({ writes: [{ op: 'patch', target: cm, patch: {}, patchType: 'merge', reason: 'label missing' }] }),
       'patch (merge) ConfigMap ns-1/game-demo — label missing'],
+    ['a patch of a subresource names it', plan({ writes: [{ op: 'patch', target: { apiVersion: 'v1', kind: 'Pod', name: 'web-0', namespace: 'ns-1' }, patch: {}, patchType: 'strategic', subresource: 'ephemeralcontainers', reason: 'inject' }] }),
+      'patch (strategic) Pod ns-1/web-0/ephemeralcontainers — inject'],
     ['delete', plan({ writes: [{ op: 'delete', target: cm, preconditions: { uid: 'u' }, reason: 'no longer a target' }] }),
       'delete ConfigMap ns-1/game-demo — no longer a target'],
     ['cluster-scoped status lists the fields it sets', plan({ status: [{ target: rd, status: { succeeded: 1, desired: 2 }, resourceVersion: '3', reason: 'counts changed' }] }),

@@ -15,7 +15,8 @@ function writeTarget(w: Write): ObjectRef | { kind?: string; name?: string; name
 /** `create ConfigMap ns-1/game-demo`, `patch (merge) …`: what the write does, without why. */
 export function describeWrite(w: Write): string {
   const verb = w.op === 'patch' ? `patch (${w.patchType})` : w.op;
-  return `${verb} ${describeRef(writeTarget(w))}`;
+  const sub = w.op === 'patch' && w.subresource ? `/${w.subresource}` : '';
+  return `${verb} ${describeRef(writeTarget(w))}${sub}`;
 }
 
 export function describeStatus(s: StatusWrite): string {

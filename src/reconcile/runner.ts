@@ -4,7 +4,7 @@ import type { KubeHttp } from '../kube/http.js';
 import { FIELD_MANAGER } from '../kube/apply.js';
 import { applyPlan } from './act.js';
 import { acquireLease, releaseLease, renewLease, type HeldLeases, type Lease } from './lease.js';
-import { emptyPlan, type Plan, type Reconciler, type RunReport, type Scope } from './types.js';
+import { emptyPlan, type Plan, type Reconciler, type RunReport, type Scope, type ServerVersion } from './types.js';
 import type { Ledgers } from '../edge-state/ledger.js';
 import { describeLedgerWrite } from './plan-format.js';
 
@@ -66,7 +66,7 @@ function withContext(what: string, e: unknown): Error {
 async function observeAndDecide(kube: KubeHttp, r: Reconciler, scope: Scope, now: Date, ledgers?: Ledgers): Promise<Plan> {
   let observed: unknown;
   try {
-    observed = await r.observe(kube, scope, ledgers ? { ledgers } : {});
+    observed = await r.observe(kube, scope, { ...(ledgers ? { ledgers } : {}), serverVersion: () => kube.request<ServerVersion>('GET', '/version') });
   } catch (e) {
     throw withContext(`${r.kind}: observe failed`, e);
   }

@@ -28,7 +28,14 @@ export type ObjectRef = { apiVersion: string; kind: string; name: string; namesp
 export type Write = (
   | { op: 'create'; object: KubeObject }
   | { op: 'update'; object: KubeObject }
-  | { op: 'patch'; target: ObjectRef; patch: unknown; patchType: 'merge' | 'json' | 'strategic' }
+  | {
+      op: 'patch';
+      target: ObjectRef;
+      patch: unknown;
+      patchType: 'merge' | 'json' | 'strategic';
+      /** A subresource of the target other than status (which goes through StatusWrite), e.g. `ephemeralcontainers`. */
+      subresource?: string;
+    }
   | {
       op: 'delete';
       target: ObjectRef;
@@ -129,7 +136,12 @@ export const emptyPlan = (): Plan => ({ writes: [], status: [], events: [] });
 export type ObserveContext = {
   /** The edge's ledgers (reads only: writes go in the plan), when the run has an edge. */
   ledgers?: Ledgers;
+  /** The API server's version (GET /version), for a request whose shape changed between releases. */
+  serverVersion?: () => Promise<ServerVersion>;
 };
+
+/** What GET /version answers, in part: minor versions read like "20" or "20+" (vendor builds). */
+export type ServerVersion = { major?: string; minor?: string; gitVersion?: string };
 
 export type Trigger = {
   apiVersion: string;

@@ -184,6 +184,8 @@ export async function startControlPlane(name: string, log: (m: string) => void =
     `--service-account-key-file=${pki.serviceAccountPub}`, `--service-account-signing-key-file=${pki.serviceAccountKey}`,
     '--service-account-issuer=https://kubernetes.default.svc', '--service-cluster-ip-range=10.96.0.0/16',
     '--allow-privileged=true', '--profiling=false', '--event-ttl=1h', '--v=1',
+    // Alpha in 1.20: serves pods/ephemeralcontainers (EphemeralJob injects through it).
+    '--feature-gates=EphemeralContainers=true',
   ]);
   save();
   const ca = readFileSync(pki.caCert, 'utf8');

@@ -179,7 +179,10 @@ export class FakeKubelet {
     this.exitingCommands.add(command);
   }
 
-  /** The container exits with `exitCode` and stays down until `recoverContainer`. */
+  /**
+   * The container exits with `exitCode` and stays down until `recoverContainer`. For an ephemeral
+   * container (which never restarts) this is how it ends, 0 included.
+   */
   failContainer(namespace: string, name: string, container: string, exitCode = 1): void {
     const o = this.override(namespace, name);
     o.failed = { ...o.failed, [container]: exitCode };
@@ -314,6 +317,7 @@ export class FakeKubelet {
       restartCount: 0,
       state: { terminated: { exitCode: 0, reason: 'Completed', startedAt, finishedAt: startedAt } },
     }));
+    const ephemeralStatuses = this.ephemeralStatuses(pod, key, o, now);
     const containersReady = statuses.every((s) => s.ready);
     const gates = (pod.spec?.readinessGates ?? []).map((g) => g.conditionType);
     const foreign = (prev.conditions ?? []).filter((c) => !KUBELET_OWNED_CONDITIONS.includes(c.type));
@@ -349,8 +353,27 @@ export class FakeKubelet {
       startTime: startedAt,
       containerStatuses: statuses,
       ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
+      ...(ephemeralStatuses.length ? { ephemeralContainerStatuses: ephemeralStatuses } : {}),
       qosClass: prev.qosClass ?? 'BestEffort',
     };
+  }
+
+  /**
+   * Ephemeral containers: running once reported, then ended for good — with the exit code
+   * `failContainer` gives it, or 0 on the next pass when its command is one of `exitOnStart`'s.
+   */
+  private ephemeralStatuses(pod: V1Pod, key: string, o: PodOverride, now: Date): V1ContainerStatus[] {
+    return (pod.spec?.ephemeralContainers ?? []).map((c) => {
+      const before = pod.status?.ephemeralContainerStatuses?.find((s) => s.name === c.name);
+      const image = c.image ?? '';
+      const containerID = `fake://${createHash('sha256').update(`${key}/ephemeral/${c.name}`).digest('hex').slice(0, 32)}`;
+      const base = { name: c.name, image, imageID: imageIdOf(image), containerID, ready: false, restartCount: 0 };
+      if (before?.state?.terminated) return { ...base, state: { terminated: before.state.terminated } };
+      const startedAt = before?.state?.running?.startedAt ?? now;
+      const exitCode = o.failed?.[c.name] ?? (before?.state?.running && this.exitingCommands.has(c.command?.[0] ?? '') ? 0 : undefined);
+      if (exitCode === undefined) return { ...base, state: { running: { startedAt } } };
+      return { ...base, state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt, finishedAt: now } } };
+    });
   }
 
   /**

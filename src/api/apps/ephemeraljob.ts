@@ -9,7 +9,7 @@ export type EphemeralJobConditionType = 'JobSucceeded' | 'JobFailed' | 'JobError
 
 export const EphemeralJobSpec = Type.Object({
   selector: core<V1LabelSelector>('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', { description: 'Selects the pods to inject into.' }),
-  replicas: opt(int32({ description: 'How many matched pods get the ephemeral containers (default 1).' })),
+  replicas: opt(int32({ description: 'How many matched pods get the ephemeral containers (default: every matched pod).' })),
   parallelism: opt(int32({ description: 'How many pods run the ephemeral containers at once (default 1).' })),
   template: Type.Object(
     {

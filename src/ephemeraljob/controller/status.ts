@@ -3,6 +3,7 @@
 // adds conditions (one per type, replaced in place). Pure: the clock comes in as `now`.
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import type { EphemeralJob, EphemeralJobConditionType, EphemeralJobStatus } from '../../api/apps/ephemeraljob.js';
+import { rfc3339 } from '../../workload/pods.js';
 
 type PodState = 'Succeeded' | 'Failed' | 'Running' | 'Pending' | 'Unknown';
 type ContainerState = 'Succeeded' | 'Failed' | 'Running' | 'Waiting' | 'Unknown';
@@ -56,9 +57,11 @@ export function pastActiveDeadline(job: JobView, now: Date): boolean {
 
 /** The job's status from its matched pods (OpenKruise's calculateStatus). */
 export function computeStatus(job: JobView, pods: readonly V1Pod[], now: Date): EphemeralJobStatus {
-  const stamp = now.toISOString();
+  const stamp = rfc3339(now);
   const prior = job.status ?? {};
-  let conditions: Condition[] = prior.conditions ?? [{ type: 'Initialized', status: 'True', lastProbeTime: stamp, lastTransitionTime: stamp, reason: 'Initialized', message: '' }];
+  // OpenKruise's Initialized message is "": left out, as the API server's merge patch of a list
+  // turns an empty string into null, which the CRD's schema refuses.
+  let conditions: Condition[] = prior.conditions ?? [{ type: 'Initialized', status: 'True', lastProbeTime: stamp, lastTransitionTime: stamp, reason: 'Initialized' }];
   const names = new Set((job.spec.template.ephemeralContainers ?? []).map((c) => c.name));
   const counts = { Succeeded: 0, Failed: 0, Running: 0, Pending: 0, Unknown: 0 };
   if (names.size > 0) for (const pod of pods) counts[podState(names, pod)]++;
@@ -103,4 +106,18 @@ export function computeStatus(job: JobView, pods: readonly V1Pod[], now: Date): 
   }
   status.conditions = conditions;
   return status;
+}
+
+const FIELDS = ['phase', 'match', 'succeeded', 'failed', 'running', 'waiting', 'startTime', 'completionTime'] as const;
+
+/** The status as text, condition times left out, in one key order whatever order the server kept. */
+const untimed = (s: Partial<EphemeralJobStatus> | undefined) =>
+  JSON.stringify([FIELDS.map((k) => s?.[k] ?? null), (s?.conditions ?? []).map((c) => [c.type, c.status, c.reason ?? '', c.message ?? ''])]);
+
+/**
+ * Whether the status differs from the stored one, condition times aside: OpenKruise stamps a
+ * condition anew each time it adds it, and writing that alone would make every run write.
+ */
+export function statusChanged(stored: Partial<EphemeralJobStatus> | undefined, next: EphemeralJobStatus): boolean {
+  return untimed(stored) !== untimed(next);
 }
