@@ -265,7 +265,10 @@ export class KubeHttp {
             const line = buffer.slice(0, nl).trim();
             buffer = buffer.slice(nl + 1);
             try {
-              if (line) onEvent(JSON.parse(line) as WatchEvent);
+              if (!line) continue;
+              const event = JSON.parse(line) as WatchEvent;
+              if (event.type !== 'ERROR') this.floor.saw(path, event.object.metadata?.resourceVersion);
+              onEvent(event);
             } catch (e) {
               req.destroy();
               return reject(e instanceof Error ? new Error(`watch ${kind}: ${e.message}`, { cause: e }) : e);

@@ -21,11 +21,15 @@ type Answer = { status: number; body: unknown };
 /** A server: discovery, pod LISTs at `listVersion`, and writes answered by `write()`; the LIST queries it saw. */
 async function apiServer(write: () => Answer) {
   const lists: Record<string, string>[] = [];
-  const state = { listVersion: '100' };
+  const state = { listVersion: '100', watchVersion: '500' };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const send = (a: Answer) => (res.writeHead(a.status, { 'content-type': 'application/json' }), res.end(JSON.stringify(a.body)));
     if (url.pathname === '/api/v1') return send({ status: 200, body: { resources: [{ name: 'pods', namespaced: true, kind: 'Pod' }] } });
+    if (req.method === 'GET' && url.searchParams.get('watch') === 'true') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(`${JSON.stringify({ type: 'MODIFIED', object: { ...pod, metadata: { ...pod.metadata, resourceVersion: state.watchVersion } } })}\n`);
+    }
     if (req.method === 'GET') {
       lists.push(Object.fromEntries(url.searchParams));
       return send({ status: 200, body: { kind: 'PodList', metadata: { resourceVersion: state.listVersion }, items: [] } });
@@ -57,6 +61,16 @@ describe('KubeHttp: LISTs that must see the client\'s own writes', () => {
     // A LIST that does not ask for it is unchanged.
     await kube.list('v1', 'Pod', { namespace: 'ns' });
     expect(lists.at(-1)).toEqual({ limit: '500' });
+  });
+
+  it('once written, ask for at least the newest change a watch delivered (the change that triggered the run)', async () => {
+    const { kube, lists } = await apiServer(() => written('20'));
+    await kube.patch(pod, { metadata: { labels: { a: 'b' } } }, 'merge');
+    const seen: string[] = [];
+    await kube.watch('v1', 'Pod', { resourceVersion: '20', timeoutSeconds: 5 }, (e) => seen.push(e.object.metadata?.resourceVersion ?? ''));
+    expect(seen).toEqual(['500']);
+    await kube.list('v1', 'Pod', fresh);
+    expect(lists.at(-1)).toEqual({ resourceVersion: '500' });
   });
 
   it('after a write that may have landed unanswered (a 5xx), go to etcd until a write is answered again', async () => {
@@ -110,6 +124,20 @@ describe('OwnWritesFloor', () => {
     f.wrote('/api/v1/namespaces/ns/pods/a', { metadata: { resourceVersion: '30' } });
     f.wrote('/api/v1/namespaces/ns/pods', { kind: 'PodList', metadata: { resourceVersion: '90' }, items: [] });
     expect(f.version('/api/v1/namespaces/ns/pods')).toBeUndefined();
+  });
+
+  it('a watch event raises a floor the client\'s writes set, never an unset one', () => {
+    const f = new OwnWritesFloor();
+    f.saw('/api/v1/pods', '900');
+    expect(f.version('/api/v1/namespaces/a/pods')).toBeUndefined();
+    f.wrote('/api/v1/namespaces/a/pods', { metadata: { resourceVersion: '10' } });
+    f.saw('/api/v1/pods', '900');
+    f.saw('/api/v1/pods', '50');
+    f.saw('/apis/coordination.k8s.io/v1/leases', '2000');
+    expect(f.version('/api/v1/namespaces/b/pods')).toBe('900');
+    f.lost('/api/v1/namespaces/a/pods/x');
+    f.saw('/api/v1/pods', '1000');
+    expect(f.version('/api/v1/pods')).toBeUndefined();
   });
 
   it('a resourceVersion that is not an integer leaves reads on etcd', () => {

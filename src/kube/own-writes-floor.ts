@@ -12,6 +12,10 @@
 // the object at once, an eviction), its LISTs go to etcd, until the next write to it is answered.
 // resourceVersions are opaque to clients, but etcd3's are its revision, an integer; anything else
 // leaves the floor unset (reads go to etcd).
+// A watch event of a resource raises its floor once the client has written it: the LIST then sees
+// every change the client has been told of (the event that triggered a run), on whichever API
+// server answers it (another server's cache waits until it has caught up). It never sets a floor
+// that is unset: a write that may have landed unseen must not be skipped over.
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -47,6 +51,14 @@ export class OwnWritesFloor {
     if (rv === undefined) return this.lost(path);
     const floor = this.floors.get(resource);
     this.floors.set(resource, floor === undefined || rv > floor ? rv : floor);
+  }
+
+  /** A watch of `path`'s resource delivered a change at `resourceVersion`. */
+  saw(path: string, resourceVersion: string | undefined): void {
+    const resource = resourceOfPath(path);
+    const rv = revision(resourceVersion);
+    const floor = resource === undefined ? undefined : this.floors.get(resource);
+    if (floor !== undefined && rv !== undefined && rv > floor) this.floors.set(resource!, rv);
   }
 
   /** A write to `path` that may or may not have landed. */
