@@ -50,6 +50,16 @@ describe('PersistentPodState through the Lambda', () => {
     expect(again.spec?.nodeSelector).toEqual({ [ZONE]: NODES[rec.nodeName!] });
   });
 
+  it('scaled out: the new pod is recorded once ready, from its status change event (the scale\'s own event ran before it existed)', async () => {
+    await env.kube.patch({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: env.ns } }, { spec: { replicas: 2 } });
+    const rec = await eventually('db-1 recorded', async () => {
+      const s = (await env.kube.get<State>('apps.kruise.io/v1alpha1', 'PersistentPodState', 'db', env.ns)).status?.podStates?.['db-1'];
+      return s?.nodeTopologyLabels?.[ZONE] ? s : undefined;
+    }, 20_000, 50);
+    expect(rec.nodeTopologyLabels).toEqual({ [ZONE]: NODES[rec.nodeName!] });
+    expect(lambda.received.some((e) => e.detail.kind === 'StatefulSet' && e.detail.name === 'db' && e.detail.reason === 'pod-status')).toBe(true);
+  });
+
   it('auto-generated from a StatefulSet\'s annotations: its pod recorded once ready, and the recreated pod preferred back', async () => {
     await env.kube.create({
       apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'cache', namespace: env.ns, annotations: { 'kruise.io/auto-generate-persistent-pod-state': 'true', 'kruise.io/preferred-persistent-topology': ZONE } },
