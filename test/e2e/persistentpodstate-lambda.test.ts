@@ -9,6 +9,7 @@ import type { KubeObject } from '../../src/kube/http.js';
 import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
 import { eventually } from './support/kube.js';
+import { DEBOUNCE_WINDOW_MS } from '../../src/edge-state/debounce.js';
 
 const ZONE = 'e2e.kruise-serverless.io/zone';
 const NODES: Record<string, string> = { 'ppsl-node-a': 'zone-a', 'ppsl-node-b': 'zone-b' };
@@ -50,10 +51,22 @@ describe('PersistentPodState through the Lambda', () => {
     expect(again.spec?.nodeSelector).toEqual({ [ZONE]: NODES[rec.nodeName!] });
   });
 
-  it('scaled out: the new pod is recorded once ready, from its status change event (the scale\'s own event ran before it existed)', async () => {
+  it('scaled out: the new pod is recorded once it gets ready, from its status change event, after every earlier run is over', async () => {
+    // db-1 starts unready (its readiness probe, say): the runs of the scale's event and of its
+    // start see it unready, and are over, before it gets ready. Only its readiness can bring the record.
+    env.kubelet.setReady(env.ns, 'db-1', false);
     await env.kube.patch({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: env.ns } }, { spec: { replicas: 2 } });
+    await eventually('db-1 running unready, every event handled, none held', async () => {
+      const p = await env.kube.get<Pod>('v1', 'Pod', 'db-1', env.ns).catch(() => undefined);
+      const last = Math.max(0, ...lambda.received.map((e) => e.at));
+      const handled = lambda.received.every((e) => lambda.finished.some((f) => f.summary.eventId === e.id));
+      return p?.status?.phase === 'Running' && Date.now() - last > DEBOUNCE_WINDOW_MS && handled ? true : undefined;
+    }, 20_000, 20);
+    const state = async () => (await env.kube.get<State>('apps.kruise.io/v1alpha1', 'PersistentPodState', 'db', env.ns)).status?.podStates?.['db-1'];
+    expect(await state()).toBeUndefined();
+    env.kubelet.setReady(env.ns, 'db-1', true);
     const rec = await eventually('db-1 recorded', async () => {
-      const s = (await env.kube.get<State>('apps.kruise.io/v1alpha1', 'PersistentPodState', 'db', env.ns)).status?.podStates?.['db-1'];
+      const s = await state();
       return s?.nodeTopologyLabels?.[ZONE] ? s : undefined;
     }, 20_000, 50);
     expect(rec.nodeTopologyLabels).toEqual({ [ZONE]: NODES[rec.nodeName!] });
