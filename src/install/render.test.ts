@@ -316,7 +316,7 @@ describe('the pod-status observer', () => {
     expect(() => render({ endpoints: [e] })).toThrow(/name "a.observe.kruise-serverless.io" is registered twice/);
   });
 
-  it('in production: CloneSet, Advanced StatefulSet, Advanced DaemonSet, BroadcastJob and ImagePullJob pods, pods/status UPDATE, never blocking', () => {
+  it('in production: StatefulSet (native and Advanced), CloneSet, Advanced DaemonSet, BroadcastJob and ImagePullJob pods, pods/status UPDATE, never blocking', () => {
     const objs = render({ endpoints: webhookEndpoints(FEATURES) });
     const entry = hooks(objs, 'ValidatingWebhookConfiguration').filter((h) => (h.clientConfig as { url: string }).url.endsWith(`/${POD_STATUS_OBSERVER}`));
     const observer = (kind: string, podLabel: string) =>
@@ -334,7 +334,8 @@ describe('the pod-status observer', () => {
           ],
         },
       });
-    expect(entry).toEqual([observer('cloneset', 'apps.kruise.io/cloneset-instance-id'), observer('statefulset', 'statefulset.kubernetes.io/pod-name'), observer('daemonset', 'daemonset.kruise-serverless.io/name'), observer('broadcastjob', 'broadcastjob-name'), observer('imagepulljob', 'imagepulljob.kruise-serverless.io/name')]);
+    // StatefulSet pods first: PersistentPodState (listed before CloneSet) declares native StatefulSets' pods.
+    expect(entry).toEqual([observer('statefulset', 'statefulset.kubernetes.io/pod-name'), observer('cloneset', 'apps.kruise.io/cloneset-instance-id'), observer('daemonset', 'daemonset.kruise-serverless.io/name'), observer('broadcastjob', 'broadcastjob-name'), observer('imagepulljob', 'imagepulljob.kruise-serverless.io/name')]);
   });
 
   it('is not registered when no feature declares workload pods', () => {

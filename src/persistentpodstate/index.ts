@@ -3,7 +3,7 @@
 // for both. The reconciler (./controller/reconciler.ts) is listed in src/reconcilers.ts. Web APIs only.
 import type { Feature } from '../feature.js';
 import { persistentPodStatesCollection } from './collections.js';
-import { PPS_API_VERSION, PPS_KIND } from './types.js';
+import { PPS_API_VERSION, PPS_KIND, STATEFULSET_POD_NAME_LABEL } from './types.js';
 import { POD_CREATE_MATCH, POD_NEEDS, PPS_MATCH, PPS_NEEDS, steerPodHandler, validatePersistentPodStateHandler } from './webhook.js';
 
 export const persistentPodStateFeature: Feature = {
@@ -14,4 +14,8 @@ export const persistentPodStateFeature: Feature = {
   ],
   collections: [persistentPodStatesCollection],
   changeKinds: [`${PPS_API_VERSION}/${PPS_KIND}`, 'apps/v1/StatefulSet', 'apps.kruise.io/v1beta1/StatefulSet'],
+  // A native StatefulSet's pod getting ready is what gets it recorded: its status change, published
+  // for its StatefulSet, runs this reconciler at once on Lambda (a trigger of it). Advanced
+  // StatefulSets' pods are published for theirs by the statefulset feature, which triggers it too.
+  workloadPods: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', podLabel: STATEFULSET_POD_NAME_LABEL }],
 };

@@ -12,6 +12,8 @@ export const AUTO_GENERATE_ANNOTATION = 'kruise.io/auto-generate-persistent-pod-
 export const REQUIRED_TOPOLOGY_ANNOTATION = 'kruise.io/required-persistent-topology';
 export const PREFERRED_TOPOLOGY_ANNOTATION = 'kruise.io/preferred-persistent-topology';
 export const POD_ANNOTATIONS_ANNOTATION = 'kruise.io/persistent-pod-annotations';
+/** Kubernetes' label on every StatefulSet pod (native and Advanced). */
+export const STATEFULSET_POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 /** On a pod the webhook steered: the PersistentPodState's name. */
 export const INJECTED_ANNOTATION = 'kruise.io/injected-persistent-pod-state';
 

@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcastJobFeature } from '../../src/broadcastjob/index.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
-import { eventually } from './support/kube.js';
-import { bcjOf, isRunning, jobOf, live, nodeOf, podLine, podsOf, poolNodes, runToEnd, type BcjObj } from './support/broadcastjob.js';
+import type { KubeObject } from '../../src/kube/http.js';
+import type { Pod } from './support/edge-env.js';
+import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
+import { bcjOf, eventsOf, isRunning, jobOf, live, nodeOf, podLine, podsOf, poolNodes, runToEnd, type BcjObj } from './support/broadcastjob.js';
 
 let lambda: LambdaPath;
 let env: EdgeEnv;
@@ -83,5 +85,49 @@ describe('BroadcastJob through the Lambda', () => {
     // checked; SQS delays are whole seconds, so it may land after the TTL's deletion.
     await eventually('the deadline wake-up delivered through SQS', async () => (lambda.summaries.some((s) => s.trigger === 'requeue' && s.runs.some((r) => r.reconciler === 'BroadcastJob')) ? true : undefined), 10_000, 50);
     await env.kubelet.removeNodes(nodes);
+  });
+
+  it('restartLimit: an OnFailure pod restarted more than restartLimit times counts as failed, and FailFast keeps it', async () => {
+    await env.kubelet.addNodes(poolNodes('rl', ['bcjl-rl-1']));
+    await env.kube.create(bcjOf(env.ns, 'lrl', { pool: 'rl', spec: { failurePolicy: { type: 'FailFast', restartLimit: 1 } }, podSpec: { restartPolicy: 'OnFailure' } }));
+    const p = await eventually('the pod running', async () => (await pods('lrl')).find(isRunning), 10_000, 20);
+    const podNow = () => env.kube.get<Pod>('v1', 'Pod', p.metadata.name, env.ns);
+    // The container crashes and comes back twice (the kubelet restarts it: OnFailure).
+    for (let i = 1; i <= 2; i++) {
+      env.kubelet.failContainer(env.ns, p.metadata.name, 'main');
+      await eventually('the container down', async () => ((await podNow()).status?.containerStatuses?.[0]?.state?.terminated ? true : undefined), 10_000, 20);
+      env.kubelet.recoverContainer(env.ns, p.metadata.name, 'main');
+      await eventually(`restart ${i}`, async () => (((await podNow()).status?.containerStatuses?.[0]?.restartCount ?? 0) >= i ? true : undefined), 10_000, 20);
+    }
+    const j = await waitStatus('lrl', 'failed', (x) => x.status?.phase === 'failed');
+    expect(j.status).toMatchObject({ failed: 1, active: 0 });
+    // Failed, not active: FailFast keeps it, logs and all (OpenKruise deletes active pods only).
+    expect((await podNow()).metadata.deletionTimestamp).toBeUndefined();
+    expect((await eventsOf(env.kube, env.ns, 'lrl')).filter((e) => e.includes('SuccessfulDelete'))).toEqual([]);
+    expect(runsOf('lrl').some((r) => r.acted && r.applied > 0)).toBe(true);
+    await env.kubelet.removeNodes(['bcjl-rl-1']);
+  });
+
+  it('FailedCreate: a pod the API server refuses (a quota) is told as OpenKruise tells it, Warning "Error creating: <error>"', async () => {
+    const kc = testKubeConfig();
+    const ns = await createNamespace(kc, 'bcjl-quota');
+    const nodes = ['bcjl-fc-1', 'bcjl-fc-2'];
+    try {
+      await env.kubelet.addNodes(poolNodes('fc', nodes));
+      await env.kube.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'one-pod', namespace: ns }, spec: { hard: { pods: '1' } } });
+      // Quota admission reads quotas from its cache and refuses every pod until the status is written.
+      await eventually('quota status', async () => ((await env.kube.get<KubeObject & { status?: { hard?: unknown } }>('v1', 'ResourceQuota', 'one-pod', ns)).status?.hard ? true : undefined));
+      await env.kube.create(bcjOf(ns, 'lfc', { pool: 'fc' }));
+      const failed = await eventually('a FailedCreate Event', async () => {
+        const got = (await eventsOf(env.kube, ns, 'lfc')).filter((e) => e.startsWith('Warning FailedCreate: '));
+        return got.length ? got : undefined;
+      }, 20_000, 50);
+      expect(failed[0]).toMatch(/^Warning FailedCreate: Error creating: pods "lfc-[a-z0-9]+" is forbidden: exceeded quota: one-pod, requested: pods=1, used: pods=1, limited: pods=1$/);
+      expect((await eventsOf(env.kube, ns, 'lfc')).filter((e) => e.startsWith('Normal SuccessfulCreate: Created pod: lfc-'))).toHaveLength(1);
+      expect(lambda.summaries.some((s) => s.runs.some((r) => r.reconciler === 'BroadcastJob' && (r.scope === 'all' || r.scope.includes(`${ns}/lfc`))))).toBe(true);
+    } finally {
+      await env.kubelet.removeNodes(nodes);
+      await deleteNamespace(kc, ns);
+    }
   });
 });

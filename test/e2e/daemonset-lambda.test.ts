@@ -130,4 +130,20 @@ describe('Advanced DaemonSet through the Lambda', () => {
     await waitRolledOut(name, nodes.slice(1), 'app:2');
     await env.kubelet.removeNodes(nodes.slice(1));
   });
+
+  it('daemonset.kruise.io/progressive-create-pod: partition 2 of 3 nodes holds creations to one pod (first node by name); partition 0 fills the rest', async () => {
+    const name = 'lprog';
+    const nodes = ['adsl-prog-1', 'adsl-prog-2', 'adsl-prog-3'];
+    await env.kubelet.addNodes(nodes.map((n) => ({ name: n, labels: { [POOL]: 'lprog' } })));
+    await env.kube.create(daemonSetOf(env.ns, name, { pool: 'lprog', rollingUpdate: { partition: 2 }, annotations: { 'daemonset.kruise.io/progressive-create-pod': 'true' } }));
+    await eventually('status: 3 desired, 1 scheduled', async () => {
+      const st = (await dsOf(env.kube, env.ns, name)).status;
+      return st?.desiredNumberScheduled === 3 && st.currentNumberScheduled === 1 ? st : undefined;
+    }, 30_000, 50);
+    expect(live(await podsOf(env.kube, env.ns, name)).map(nodeOf)).toEqual([nodes[0]]);
+    await env.kube.patch(ref(name), { spec: { updateStrategy: { rollingUpdate: { partition: 0 } } } });
+    await waitRolledOut(name, nodes, 'app:1');
+    expect(runsOf(name).some((r) => r.acted && r.applied > 0)).toBe(true);
+    await env.kubelet.removeNodes(nodes);
+  });
 });

@@ -64,4 +64,32 @@ describe('ImagePullJob through the Lambda', () => {
       throw new Error(`${String(e)}\n${JSON.stringify(lambda.summaries.map((s) => ({ trigger: s.trigger, runs: s.runs.map((r) => `${r.reconciler} ${JSON.stringify(r.scope)} acted=${r.acted} applied=${r.applied}`) })))}`);
     });
   });
+
+  it('a node whose kubelet lists the image gets no pull pod; the other pulls, its pod carrying sandboxConfig labels and annotations', async () => {
+    const [has, lacks] = ['ipjl-has-image', 'ipjl-lacks-image'];
+    await env.kubelet.addNodes([{ name: has, labels: { 'e2e.kruise-serverless.io/ipjl': 'images' } }, { name: lacks, labels: { 'e2e.kruise-serverless.io/ipjl': 'images' } }]);
+    try {
+      const nodeRef = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
+      // The kubelet's list: the wanted image among 49 others; the other node lists 50 others (capped: no proof either way).
+      const others = (n: number) => Array.from({ length: n }, (_, i) => ({ names: [`docker.io/library/other${i}:1`], sizeBytes: 1000 - i }));
+      await env.kube.patch(nodeRef(has), { status: { images: [{ names: ['example.com/app@sha256:' + 'd'.repeat(64), 'example.com/app:cached'], sizeBytes: 2000 }, ...others(49)] } }, 'merge', 'status');
+      await env.kube.patch(nodeRef(lacks), { status: { images: others(50) } }, 'merge', 'status');
+      await env.kube.create({
+        ...IPJ, metadata: { name: 'cached', namespace: env.ns },
+        spec: {
+          image: 'example.com/app:cached', selector: { matchLabels: { 'e2e.kruise-serverless.io/ipjl': 'images' } }, parallelism: 2,
+          sandboxConfig: { labels: { team: 'storage' }, annotations: { 'example.com/note': 'pre-pull' } },
+        },
+      });
+      const done = await waitStatus('cached', 'completed on both nodes', (s) => s.completionTime !== undefined && s.succeeded === 2);
+      expect(done.status).toMatchObject({ desired: 2, succeeded: 2, failed: 0 });
+      const pods = await pullPods('cached');
+      expect(pods.map((p) => p.spec?.nodeName)).toEqual([lacks]);
+      expect(pods[0]!.metadata.labels).toMatchObject({ team: 'storage' });
+      expect(pods[0]!.metadata.annotations).toMatchObject({ 'example.com/note': 'pre-pull' });
+      expect(lambda.summaries.some((s) => s.runs.some((r) => r.reconciler === 'ImagePullJob' && r.acted && (r.scope === 'all' || r.scope.some((o) => o.endsWith('/cached')))))).toBe(true);
+    } finally {
+      await env.kubelet.removeNodes([has, lacks]);
+    }
+  });
 });

@@ -3,7 +3,8 @@
 // barrier env that are not ready, lowest first. A pod whose launch is marked completed, whose
 // containers are all ready, or with nothing left to release needs nothing. Else: no barrier yet →
 // create it; the lowest priority already released → mark the pod completed; the highest one not
-// released → release it (and mark completed if it was the last). Pure.
+// released → release it (and mark completed if it was the last); else nothing to write yet (a step
+// with neither: the pod waits on its containers' readiness). Pure.
 import { podCondition, type Pod } from '../../workload/pods.js';
 import { BARRIER_ENV, COMPLETED_ANNOTATION, barrierKey } from '../types.js';
 
@@ -43,6 +44,6 @@ export function barrierStep(pod: Pod, barrier: Barrier | undefined): BarrierStep
   const highest = next[next.length - 1]!;
   if (!barrier) return { createBarrier: true, release: barrierKey(highest), complete: highest === lowest };
   if (released(barrier, lowest)) return { createBarrier: false, complete: true };
-  if (released(barrier, highest)) return undefined;
+  if (released(barrier, highest)) return { createBarrier: false, complete: false };
   return { createBarrier: false, release: barrierKey(highest), complete: highest === lowest };
 }

@@ -9,7 +9,10 @@ const pod = (ready: string[] = [], extra: Partial<Pod['metadata']> = {}, contain
   spec: { containers: [{ name: 'a', image: 'a', env: env('p_0') }, { name: 'b', image: 'b', env: env('p_-1') }, { name: 'c', image: 'c', env: env('p_-2') }] },
   status: { containerStatuses: ['a', 'b', 'c'].map((name) => ({ name, ready: ready.includes(name) })) as NonNullable<Pod['status']>['containerStatuses'], ...(containersReady ? { conditions: [{ type: 'ContainersReady', status: 'True' }] } : {}) },
 });
-const run = (p: Pod, barrier?: Barrier) => decideLaunchPriority({ pods: [{ pod: p, ...(barrier ? { barrier: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p-barrier' }, ...barrier } } : {}) }] }).writes;
+const NOW = new Date('2026-11-29T02:00:00Z');
+const plan = (p: Pod, barrier?: Barrier) => decideLaunchPriority({ pods: [{ pod: p, ...(barrier ? { barrier: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p-barrier' }, ...barrier } } : {}) }] }, NOW);
+const run = (p: Pod, barrier?: Barrier) => plan(p, barrier).writes;
+const createdAgo = (ms: number) => ({ creationTimestamp: new Date(NOW.getTime() - ms).toISOString() });
 
 describe('decideLaunchPriority', () => {
   it('no barrier: creates it, owned by the pod, with the highest priority released', () => {
@@ -31,5 +34,19 @@ describe('decideLaunchPriority', () => {
   it('nothing for a completed pod or one whose containers are all ready', () => {
     expect(run(pod([], { annotations: { 'apps.kruise.io/container-launch-priority-completed': 'true' } }))).toEqual([]);
     expect(run(pod(['a', 'b', 'c'], {}, true))).toEqual([]);
+  });
+
+  it('asks for a wake-up while a pod created under a minute ago still waits on its containers (nothing sends their readiness to Lambda)', () => {
+    expect(plan(pod([], createdAgo(5_000))).requeueAfterMs).toBe(1_000);
+    expect(plan(pod([], createdAgo(5_000)), { data: { p_0: 'true' } }).requeueAfterMs).toBe(1_000);
+    expect(plan(pod(['a'], createdAgo(5_000)), { data: { p_0: 'true' } }).requeueAfterMs).toBe(1_000);
+  });
+
+  it('no wake-up once the pod is completed, nor for a pod older than a minute (left to the scheduled full run), nor without a creation time', () => {
+    expect(plan(pod(['a', 'b'], createdAgo(5_000)), { data: { p_0: 'true', 'p_-1': 'true' } }).requeueAfterMs).toBeUndefined();
+    expect(plan(pod([], { ...createdAgo(5_000), annotations: { 'apps.kruise.io/container-launch-priority-completed': 'true' } })).requeueAfterMs).toBeUndefined();
+    expect(plan(pod(['a', 'b', 'c'], createdAgo(5_000), true)).requeueAfterMs).toBeUndefined();
+    expect(plan(pod([], createdAgo(60_000)), { data: { p_0: 'true' } }).requeueAfterMs).toBeUndefined();
+    expect(plan(pod([]), { data: { p_0: 'true' } }).requeueAfterMs).toBeUndefined();
   });
 });

@@ -2,16 +2,31 @@
 // `<pod>-barrier` ConfigMap created (owned by the pod, so it goes with it), a `p_<priority>` key
 // added, the pod annotated `container-launch-priority-completed: "true"`. OpenKruise creates the
 // ConfigMap empty and adds the key on its next pass; here both go in the create. Pure.
+//
+// While a pod created less than LAUNCH_WAKE_WINDOW_MS ago still has priorities to release, the run
+// asks to come back in LAUNCH_WAKE_MS: the next step waits on its containers' readiness, which the
+// Node loop's pod watch sees but nothing sends to Lambda (the pod-status observer selects pods by a
+// workload label, and a barrier pod may have none). Older pods are left to the scheduled full run,
+// so a pod whose containers never get ready does not keep the wake-ups going.
 import type { KubeObject } from '../../kube/http.js';
 import { emptyPlan, type Plan } from '../../reconcile/types.js';
 import { COMPLETED_ANNOTATION, barrierName } from '../types.js';
 import { barrierStep } from './barrier.js';
 import type { LaunchPriorityObserved } from './observe.js';
 
-export function decideLaunchPriority(o: LaunchPriorityObserved): Plan {
+export const LAUNCH_WAKE_MS = 1_000;
+export const LAUNCH_WAKE_WINDOW_MS = 60_000;
+
+const young = (created: string | null | undefined, now: Date) => {
+  const at = created ? Date.parse(created) : NaN;
+  return Number.isFinite(at) && now.getTime() - at < LAUNCH_WAKE_WINDOW_MS;
+};
+
+export function decideLaunchPriority(o: LaunchPriorityObserved, now: Date): Plan {
   const plan = emptyPlan();
   for (const { pod, barrier } of o.pods) {
     const step = barrierStep(pod, barrier);
+    if (step && !step.complete && young(pod.metadata.creationTimestamp, now)) plan.requeueAfterMs = LAUNCH_WAKE_MS;
     if (!step) continue;
     const { name, namespace } = pod.metadata;
     const cm = barrierName(name);

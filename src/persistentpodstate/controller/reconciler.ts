@@ -1,8 +1,8 @@
 // The PersistentPodState reconciler: observe → decide (pure) → the runtime applies the plan. A
 // change to a PersistentPodState runs it; a change to a StatefulSet (either kind) or to a pod one
 // controls runs the PersistentPodStates of that workload (a scope names the workload: see
-// ./observe.ts). On Lambda, a StatefulSet's admitted change runs it in full and pods' readiness
-// waits for the scheduled run (their status updates are not sent to the Worker).
+// ./observe.ts). On Lambda, a StatefulSet's admitted change runs it in full, and so does a status
+// change of one of its pods (the pod-status observer publishes it for the StatefulSet: ../index.ts).
 import type { KubeObject } from '../../kube/http.js';
 import type { Reconciler } from '../../reconcile/types.js';
 import { PPS_API_VERSION, PPS_KIND } from '../types.js';

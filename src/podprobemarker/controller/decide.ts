@@ -2,8 +2,9 @@
 // marking its probe results call for (./mark.ts) in one pods/status write, preconditioned on the
 // observed resourceVersion, carrying the condition and the labels and annotations to set; keys to
 // remove follow in an update of the pod right after it. Each PodProbeMarker's status counts the
-// pods it works on (matchedPods, left out when 0 as Go's omitempty does). While the reconciler
-// probes pods itself, it asks to run again after the shortest probe period.
+// pods it works on (matchedPods, left out when 0 as Go's omitempty does). While some PodProbeMarker
+// works on a pod, it asks to run again after the shortest probe period: probes run here are due
+// again, and conditions pods report are read again (on Lambda nothing else brings them).
 import type { PodProbeMarker } from '../../api/apps/podprobemarker.js';
 import type { KubeObject } from '../../kube/http.js';
 import { emptyPlan, type Plan, type StatusWrite } from '../../reconcile/types.js';
@@ -16,7 +17,7 @@ export type PodProbeMarkerObserved = {
   markers: { ppm: PodProbeMarker; pods: Pod[] }[];
   /** Results of the probes run here, by target key (none on the Lambda). */
   results: Map<string, ProbeResult>;
-  /** Set while probes run here: the shortest period among them. */
+  /** Set while some PodProbeMarker works on a pod: the shortest period among their probes. */
   probePeriodMs?: number;
 };
 

@@ -2,7 +2,8 @@
 // to a PodProbeMarker runs it; so does a change to an active, initialized, scheduled pod (for the
 // PodProbeMarkers of its namespace): its condition reported by its runtime, its IP. With a prober
 // (the Node loop, which reaches pod IPs) it also runs tcpSocket and httpGet probes and runs again
-// every probe period; without one (the Lambda) it applies the conditions pods report.
+// every probe period; without one (the Lambda) it applies the conditions pods report, read again
+// every probe period (pods' status changes are not sent to the Lambda).
 import type { KubeObject } from '../../kube/http.js';
 import type { Reconciler } from '../../reconcile/types.js';
 import type { Pod } from '../../workload/pods.js';
