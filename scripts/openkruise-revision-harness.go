@@ -12,6 +12,7 @@ import (
 	"hash"
 	"hash/fnv"
 	"os"
+	"reflect"
 	"sort"
 	"strconv"
 
@@ -211,7 +212,57 @@ func must(err error) {
 	}
 }
 
+// goType describes a type as reflect (and so go-spew) sees it: for scripts that print like spew.
+type goType struct {
+	Name   string     `json:"name"`
+	Kind   string     `json:"kind"`
+	Elem   string     `json:"elem,omitempty"`
+	Key    string     `json:"key,omitempty"`
+	Fields [][]string `json:"fields,omitempty"` // [Go name, json name, type name]
+}
+
+func describe(t reflect.Type, seen map[string]goType) {
+	name := t.String()
+	if _, ok := seen[name]; ok {
+		return
+	}
+	d := goType{Name: name, Kind: t.Kind().String()}
+	seen[name] = d
+	switch t.Kind() {
+	case reflect.Ptr, reflect.Slice, reflect.Array:
+		d.Elem = t.Elem().String()
+		describe(t.Elem(), seen)
+	case reflect.Map:
+		d.Key, d.Elem = t.Key().String(), t.Elem().String()
+		describe(t.Key(), seen)
+		describe(t.Elem(), seen)
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			if j := len(tag); j > 0 {
+				for k := 0; k < len(tag); k++ {
+					if tag[k] == ',' {
+						j = k
+						break
+					}
+				}
+				tag = tag[:j]
+			}
+			d.Fields = append(d.Fields, []string{f.Name, tag, f.Type.String()})
+			describe(f.Type, seen)
+		}
+	}
+	seen[name] = d
+}
+
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "types" {
+		seen := map[string]goType{}
+		describe(reflect.TypeOf(corev1.PodTemplateSpec{}), seen)
+		must(json.NewEncoder(os.Stdout).Encode(seen))
+		return
+	}
 	var inputs []input
 	must(json.NewDecoder(os.Stdin).Decode(&inputs))
 	var out []map[string]interface{}
@@ -254,6 +305,7 @@ func main() {
 			labels["controller-revision-hash"] = h
 			res["revision"] = revision{Name: w.Name + "-" + h, Labels: labels, Annotations: w.Annotations, Data: string(patch)}
 			res["podLabels"] = map[string]string{"controller-revision-hash": h}
+			res["spew"] = dump.ForHash(w.Spec.Template) // what ComputeHash hashes
 		case "SidecarSet":
 			var s sidecarSet
 			must(json.Unmarshal(in.Object, &s))
