@@ -1,3 +1,7 @@
+// Writes scripts/openkruise-revision-inputs.json: the objects scripts/openkruise-revision-vectors.ts
+// hands to OpenKruise's Go code. selfCheck: OpenKruise's own vectors (tutorial, hash_test.go,
+// volume_templates_hash_test.go) with their expected values; fixtures: the takeover e2e's objects,
+// each followed by its image-changed spec. Run: node scripts/openkruise-revision-inputs.mjs scripts/openkruise-revision-inputs.json
 import { writeFileSync } from 'node:fs';
 const container = (name, image, extra = {}) => ({ name, image, imagePullPolicy: 'IfNotPresent', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', ...extra });
 const template = (app, image, extra = {}) => ({
