@@ -3,11 +3,12 @@
 // - data: the pod template in Go's typed encoding, put back through a generic map and marked
 //   `"$patch":"replace"`: {"spec":{"template":{"$patch":"replace","metadata":{…},"spec":{…}}}}, the
 //   bytes OpenKruise's getPatch writes; a revision is current when its data is byte-equal (Match).
-// - name `<ds>-<hash>` and label `controller-revision-hash: <hash>` (what pods carry). OpenKruise
-//   hashes Go's spew printout of the template, which cannot be reproduced here; a new revision's
-//   hash is the FNV-1 of the data bytes and the collision count, as the rest of the engine uses.
-//   An existing revision holding the same bytes is always reused under its own name and hash, so
-//   a DaemonSet OpenKruise ran keeps its revision and its pods do not roll.
+// - name `<ds>-<hash>` and label `controller-revision-hash: <hash>` (what pods carry), the hash
+//   OpenKruise's: ComputeHash over Go's spew printout of the template (compute-hash.ts). For a
+//   template that printout cannot be reproduced for, the FNV-1 of the data bytes and the
+//   collision count, as the rest of the engine uses. An existing revision holding the same bytes
+//   is always reused under its own name and hash, so a DaemonSet OpenKruise ran keeps its
+//   revision and its pods do not roll.
 // - a revision found current but numbered below the newest old one is renumbered (a rollback);
 //   a name held by other data raises the collision count;
 // - revisions beyond revisionHistoryLimit (oldest first) go, unless a pod still names their hash.
@@ -17,7 +18,8 @@ import { goJSON } from '../kube/go-json.js';
 import { podTemplateAsGoMap } from '../kube/go-pod-template.js';
 import { matchesLabelSelector } from '../kube/selectors.js';
 import type { Pod } from '../workload/pods.js';
-import { compareRevisions, findEqualRevisions, nameRevision, type ControllerRevision } from '../workload/revisions.js';
+import { compareRevisions, findEqualRevisions, nameRevision, revisionHoldsData, type ControllerRevision, type RevisionName } from '../workload/revisions.js';
+import { computeTemplateHash } from './compute-hash.js';
 import { DAEMONSET_API_VERSION, DAEMONSET_KIND, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_HASH_LABEL, type StoredDaemonSet as DaemonSet } from './types.js';
 import { controllerReference } from '../kube/owner-reference.js';
 
@@ -45,6 +47,22 @@ export function daemonSetRevisions(ds: DaemonSet, revisions: readonly Controller
       return Boolean(ds.spec.selector) && matchesLabelSelector(ds.spec.selector, r.metadata.labels ?? {});
     })
     .sort(compareRevisions);
+}
+
+/**
+ * snapshot's naming: `<ds>-<ComputeHash(template, status.collisionCount)>`, the count raised (from
+ * nil to 1) while the name is held by a revision with different data. undefined when the template
+ * cannot be hashed as Go does (the caller then names by the revision data).
+ */
+export function nameDaemonSetRevision(ds: DaemonSet, dataJson: string, taken: (name: string) => ControllerRevision | undefined): RevisionName | undefined {
+  for (let count = ds.status?.collisionCount; ; count = (count ?? 0) + 1) {
+    const hash = computeTemplateHash(ds.spec.template, count);
+    if (hash === undefined) return undefined;
+    const name = `${ds.metadata.name}-${hash}`;
+    const holder = taken(name);
+    if (!holder) return { name, hash, collisionCount: count ?? 0 };
+    if (revisionHoldsData(holder, dataJson)) return { name, hash, collisionCount: count ?? 0, existing: holder };
+  }
 }
 
 export type RevisionPlan = {
@@ -90,7 +108,7 @@ export function planDaemonSetRevisions(ds: DaemonSet, revisions: readonly Contro
     }
   } else {
     const byName = new Map(revisions.map((r) => [r.metadata.name, r]));
-    const named = nameRevision(name, dataJson, collisionCount, (n) => byName.get(n));
+    const named = nameDaemonSetRevision(ds, dataJson, (n) => byName.get(n)) ?? nameRevision(name, dataJson, collisionCount, (n) => byName.get(n));
     collisionCount = named.collisionCount;
     current = {
       apiVersion: 'apps/v1',
