@@ -2,44 +2,26 @@
 // DaemonSet CRD as `kruise-serverless install` sets it up: stored as v1beta1 and converted by the
 // edge (a CRD without the edge stores v1alpha1, whose schema has no scaleStrategy, so the API
 // server drops the field there). The controller runs through the Node path's runner.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonSetFeature } from '../../src/daemonset/index.js';
 import { daemonSetReconciler } from '../../src/daemonset/controller/reconciler.js';
-import { POD_STATUS_OBSERVER } from '../../src/admission/endpoints.js';
-import { applyClusterSide } from '../../src/install/apply.js';
-import { renderClusterSide } from '../../src/install/render.js';
-import { serverKeepsNameLabel } from '../../src/install/server-version.js';
-import { installCrds } from '../../src/kube/crds.js';
-import { readCrdManifests } from '../../src/kube/crd-manifests.js';
-import { webhookEndpoints } from '../../src/registry.js';
 import { runReconciler } from '../../src/reconcile/runner.js';
-import { REPO_ROOT } from '../cluster/control-plane.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
 import { eventually } from './support/kube.js';
-import { caPem } from './support/tls.js';
+import { deletePartitioned, installDaemonSetThroughEdge, restoreDaemonSetCrd } from './support/daemonset-partitioned.js';
 import { POOL, daemonSetOf, live, nodeOf, podsOf } from './support/daemonset.js';
 
 const NAME = 'ds-pscale';
-const DS_CRD = readCrdManifests(join(REPO_ROOT, 'infra', 'crds')).filter((c) => c.metadata?.name === 'daemonsets.apps.kruise.io');
 let env: EdgeEnv;
 
 beforeAll(async () => {
   env = await startEdgeEnv(NAME, [daemonSetFeature]);
-  // The install with our DaemonSet CRD: conversion through the edge, storage v1beta1.
-  const endpoints = webhookEndpoints([daemonSetFeature]);
-  const scoped = { namespaceSelector: { matchLabels: { [`e2e.kruise-serverless.io/${NAME}`]: 'yes' } } };
-  await applyClusterSide(env.kube, renderClusterSide({
-    baseUrl: env.worker.url, clusterId: env.clusterId, secret: env.webhookSecret, caBundle: caPem(), crds: DS_CRD, endpoints,
-    overrides: Object.fromEntries(endpoints.filter((e) => e.path.endsWith('-pod') || e.path === POD_STATUS_OBSERVER).map((e) => [e.path, scoped])),
-    nameLabelKept: await serverKeepsNameLabel(env.kube),
-  }));
+  await installDaemonSetThroughEdge(env, NAME);
 }, 120_000);
 afterAll(async () => {
-  await env?.kube.delete({ apiVersion: 'apps.kruise.io/v1beta1', kind: 'DaemonSet', metadata: { name: 'partitioned', namespace: env.ns } }).catch(() => undefined);
-  // dispose uninstalls (the conversion back to None); the CRD goes back to the layout later files expect.
+  await deletePartitioned(env);
   await env?.dispose();
-  await installCrds(env.kube, DS_CRD).catch(() => undefined);
+  await restoreDaemonSetCrd(env);
 });
 
 describe('v1beta1 scaleStrategy.partitionedScaling', () => {
