@@ -4,8 +4,9 @@
 // OpenKruise's own code computes (test/e2e/fixtures/takeover/*.json, written by Go running
 // OpenKruise's code: scripts/openkruise-revision-vectors.ts), pods Ready through the fake kubelet —
 // is taken over as the CLI does it. Two resync periods then pass with a pod watch open: no pod is
-// modified or deleted. Then an image change rolls as OpenKruise would, under the revision names
-// OpenKruise's code gives the changed spec.
+// modified or deleted. Then an image change rolls as OpenKruise would (in place for the CloneSets,
+// the StatefulSet and the SidecarSet; by replacement for the DaemonSet's Standard strategy), under
+// the revision names and hashes OpenKruise's code gives the changed spec.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -249,6 +250,19 @@ describe('takeover of revisions OpenKruise 1.9 computed', () => {
       expect(await env.kube.get('apps/v1', 'ControllerRevision', v[1].revision!.name, env.ns)).toBeTruthy();
     }
 
+    // Advanced DaemonSet (rollingUpdateType Standard): pods replaced, under OpenKruise's hash for the new template.
+    const newHash = AGENT[1].podLabels!['controller-revision-hash']!;
+    await eventually(`agent pods at ${newHash}`, async () => {
+      await resyncOnce();
+      const pods = (await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns })).items.filter((p) => p.metadata.name.startsWith('agent-') && !p.metadata.deletionTimestamp);
+      return pods.length === 2 && pods.every((p) => p.metadata.labels?.['controller-revision-hash'] === newHash && isReady(p)) ? true : undefined;
+    }, 60_000, 500).catch(async (e: unknown) => {
+      const pods = (await env.kube.list<Pod>('v1', 'Pod', { namespace: env.ns })).items.filter((p) => p.metadata.name.startsWith('agent-'));
+      const ds = await env.kube.get('apps.kruise.io/v1beta1', 'DaemonSet', 'agent', env.ns);
+      throw new Error(`${String(e)}\n${pods.map((p) => `${p.metadata.name} ${p.spec?.nodeName ?? '-'} ${p.metadata.labels?.['controller-revision-hash']} del=${p.metadata.deletionTimestamp ?? ''} ready=${isReady(p)}`).join('\n')}\n${JSON.stringify((ds as { status?: unknown }).status)}`);
+    });
+    expect(await env.kube.get('apps/v1', 'ControllerRevision', AGENT[1].revision!.name, env.ns)).toBeTruthy();
+
     // SidecarSet: its hashes are OpenKruise's for the new spec, and the sidecar is updated in place.
     const mesh = await get<KubeObject & { metadata: { annotations?: Record<string, string> } }>(MESH[1].input.object);
     expect(mesh.metadata.annotations).toMatchObject(MESH[1].annotations!);
@@ -261,5 +275,5 @@ describe('takeover of revisions OpenKruise 1.9 computed', () => {
     });
     // The watch that saw nothing in the resync periods sees these updates.
     expect(writesByUs(podEvents).length).toBeGreaterThan(0);
-  });
+  }, 300_000); // four workloads roll one after another, each poll a full run of every reconciler
 });
