@@ -23,7 +23,7 @@ beforeAll(async () => {
   env = await startEdgeEnv('ejobl', [ephemeralJobFeature], { workerBindings: lambda.bindings });
   env.kubelet.exitOnStart(EXITS);
   await lambda.attach({ clusterId: env.clusterId, kube: env.kube, edge: env.edge });
-  await env.resync();
+  await env.resync(); // the install's push: nothing is configured yet
 });
 afterAll(async () => {
   await lambda?.close();

@@ -130,7 +130,7 @@ describe('takeover', () => {
     // The disruption completes: web-0 goes (its deletion is the one already admitted), and the budget comes back.
     expect((await deletePod(env.kube, env.ns, 'web-0')).code).toBe(200);
     await eventually('web-0 gone', () => exists('v1', 'Pod', 'web-0', env.ns).then((there) => (there ? undefined : true)), 60_000);
-    await env.resync();
+    await env.resync(); // no loop runs in this file: the PUB controller's run that web-0's deletion triggers
     expect(await evictPod(env.kube, env.ns, 'web-1')).toEqual({ code: 201, message: '' });
 
     const back: string[] = [];
