@@ -14,7 +14,7 @@ export const ADMISSION_API = 'admissionregistration.k8s.io/v1';
 
 const KRUISE_GROUPS = new Set(['apps.kruise.io', 'policy.kruise.io']);
 
-type Crd = KubeObject & { spec?: { group?: string; conversion?: { strategy?: string; webhook?: unknown } } };
+type Crd = KubeObject & { spec?: { group?: string; conversion?: { strategy?: string; webhook?: { clientConfig?: { service?: unknown } } } } };
 
 /** What the takeover removes: the webhook configurations found, and each OpenKruise CRD's conversion webhook. */
 export type HandbackRecord = {
@@ -33,7 +33,9 @@ export function handbackRecord(webhooks: readonly KubeObject[], crds: readonly K
   const conversions: Record<string, unknown> = {};
   for (const crd of crds as readonly Crd[]) {
     if (!KRUISE_GROUPS.has(crd.spec?.group ?? '')) continue;
-    if (crd.spec?.conversion?.strategy === 'Webhook') conversions[crd.metadata?.name ?? ''] = crd.spec.conversion;
+    // OpenKruise's conversion calls its Service; ours (an earlier takeover's) calls the edge's URL.
+    const conversion = crd.spec?.conversion;
+    if (conversion?.strategy === 'Webhook' && conversion.webhook?.clientConfig?.service) conversions[crd.metadata?.name ?? ''] = conversion;
   }
   return { webhookConfigurations: webhooks.map(restorable), conversions };
 }

@@ -38,6 +38,11 @@ describe('the handback record', () => {
     expect(readRecord(recordConfigMap(record))).toEqual(record);
   });
 
+  it('does not record our own conversion webhook (an edge URL, from an earlier takeover)', () => {
+    const ours = { ...crd('daemonsets.apps.kruise.io', 'apps.kruise.io', 'Webhook'), spec: { group: 'apps.kruise.io', conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://edge.example/clusters/c/s/convert' } } } } } as KubeObject;
+    expect(handbackRecord([], [ours]).conversions).toEqual({});
+  });
+
   it('a missing or edited ConfigMap is a clear error', () => {
     expect(() => readRecord(undefined)).toThrow(HandbackRecordError);
     expect(() => readRecord({ apiVersion: 'v1', kind: 'ConfigMap', data: { 'crd-conversions.json': '[1]' } } as KubeObject)).toThrow(/cannot be read/);

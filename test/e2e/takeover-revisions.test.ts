@@ -20,7 +20,6 @@ import type { StoredCloneSet } from '../../src/cloneset/types.js';
 import { renderClusterSide } from '../../src/install/render.js';
 import { serverKeepsNameLabel } from '../../src/install/server-version.js';
 import { readCrdManifests } from '../../src/kube/crd-manifests.js';
-import { installCrds } from '../../src/kube/crds.js';
 import { isNotFound } from '../../src/kube/errors.js';
 import type { KubeObject, WatchEvent } from '../../src/kube/http.js';
 import { FEATURE_GATE_DEFAULTS } from '../../src/reconcile/feature-gates.js';
@@ -38,6 +37,7 @@ import { REPO_ROOT } from '../cluster/control-plane.js';
 import { isReady, startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 import { eventually } from './support/kube.js';
 import { deleteProvisionedVolumes, startProvisioner } from './support/provisioner.js';
+import { undoTakeover } from './support/undo-takeover.js';
 import { caPem } from './support/tls.js';
 
 const NAME = 'tkrev';
@@ -185,9 +185,9 @@ afterAll(async () => {
   watchStop.abort();
   await provisioner?.stop();
   if (env) await deleteProvisionedVolumes(env.kube).catch(() => undefined);
-  // Later files get our CRDs as global setup installed them.
+  // Later files get our CRDs as global setup installed them, and no handback record.
   for (const crd of OUR_CRDS) await replaceCrd(crd).catch(() => undefined);
-  await installCrds(env.kube, OUR_CRDS).catch(() => undefined);
+  if (env) await undoTakeover(env.kube);
   await env?.dispose();
 }, 240_000);
 

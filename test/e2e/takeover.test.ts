@@ -23,6 +23,7 @@ import { reconcilers } from '../../src/reconcilers.js';
 import { handback, takeover, TakeoverRefused } from '../../src/takeover/run.js';
 import { deletePod, deniedBy, evictPod, VPOD } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
+import { undoTakeover } from './support/undo-takeover.js';
 import { eventually } from './support/kube.js';
 import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import { caPem } from './support/tls.js';
@@ -63,7 +64,10 @@ async function clusterSide(): Promise<KubeObject[]> {
 
 async function run(dryRun: boolean): Promise<string> {
   const lines: string[] = [];
-  await takeover(env.kube, { dryRun, force: false, clusterSide: await clusterSide(), reconcilers: reconcilers(), ledgers: remoteLedgers(env.edge), out: (l) => lines.push(l) });
+  await takeover(env.kube, { dryRun, force: false, clusterSide: await clusterSide(), reconcilers: reconcilers(), ledgers: remoteLedgers(env.edge), out: (l) => lines.push(l) }).catch((e: unknown) => {
+    if (e instanceof Error) e.message += `\n${lines.join('\n')}`;
+    throw e;
+  });
   return lines.join('\n');
 }
 
@@ -75,6 +79,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await env?.kube.delete(manager(0)).catch(() => undefined);
+  if (env) await undoTakeover(env.kube);
   await env?.kube.delete(openKruiseWebhook).catch(() => undefined);
   await env?.dispose();
 });
