@@ -3,6 +3,14 @@
 // after them); one another controller wrote is that controller's word (OpenKruise's webhook
 // writes the status before it admits).
 import { asObj } from './projection.js';
+import { FIELD_MANAGER } from './apply.js';
+
+/** The field a collection projection notes the status writer in (statusWrittenByUs reads it). */
+export const STATUS_WRITER_FIELD = 'statusWriter';
+
+/** Whether a projected object's status was last written by our own controllers. */
+export const statusWrittenByUs = (projected: unknown): boolean =>
+  (projected as Record<string, unknown> | undefined)?.[STATUS_WRITER_FIELD] === FIELD_MANAGER;
 
 type ManagedFieldsEntry = { manager?: unknown; time?: unknown; fieldsV1?: unknown };
 

@@ -9,7 +9,7 @@
 //                          availability it counted (ledger.ts)
 import type { CollectionSpec } from '../edge-state/contracts.js';
 import { asObj, metaOf, pick, type Obj } from '../kube/projection.js';
-import { lastStatusWriter } from '../kube/managed-fields.js';
+import { lastStatusWriter, STATUS_WRITER_FIELD } from '../kube/managed-fields.js';
 import { ACTIVE_PODS_COLLECTION, activePodsCollection } from '../kube/active-pods.js';
 import { PROTECT_OPERATIONS_ANNOTATION, PROTECT_TOTAL_REPLICAS_ANNOTATION, PUB_API_VERSION, PUB_KIND } from './types.js';
 
@@ -18,8 +18,8 @@ export const REPLICASETS_COLLECTION = 'pub-replicasets';
 export const PODS_COLLECTION = ACTIVE_PODS_COLLECTION;
 
 
-/** The projection's note of who last wrote the status (recorded.ts decides whether to seed from it). */
-export const STATUS_WRITER_FIELD = 'statusWriter';
+// The projection notes who last wrote the status (recorded.ts decides whether to seed from it).
+export { STATUS_WRITER_FIELD };
 
 const STATUS_FIELDS = ['observedGeneration', 'unavailableAllowed', 'currentAvailable', 'desiredAvailable', 'totalReplicas', 'disruptedPods', 'unavailablePods'];
 

@@ -6,8 +6,7 @@
 // its own count and keeps the seeded disruptions until it sees them happen or they expire. Pure.
 import type { PubBudgetState } from './budget-state.js';
 import { protectedOperations, type PodUnavailableBudget, type PubOperation } from './types.js';
-import { STATUS_WRITER_FIELD } from './collections.js';
-import { FIELD_MANAGER } from '../kube/apply.js';
+import { statusWrittenByUs } from '../kube/managed-fields.js';
 
 /** What the handler read from the PUB object (pushed, or written through from a status write). */
 export type RecordedBudget = {
@@ -28,8 +27,7 @@ export type RecordedBudget = {
  * for the controller's count instead. Another writer's status (OpenKruise's webhook writes it
  * before admitting) is that writer's exact word.
  */
-export const writtenByUs = (pub: PodUnavailableBudget | undefined): boolean =>
-  (pub as Record<string, unknown> | undefined)?.[STATUS_WRITER_FIELD] === FIELD_MANAGER;
+export const writtenByUs = (pub: PodUnavailableBudget | undefined): boolean => statusWrittenByUs(pub);
 
 const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 

@@ -1,6 +1,8 @@
 // The webhook's side of subset choice (../shared/SEMANTICS.md §3.3 step 3) that needs no ledger: a single
 // unlimited subset, StatefulSet ordinals, and the accounts a version starts from when the ledger
 // has none (the pushed status's, else spec's).
+import { statusWrittenByUs } from '../kube/managed-fields.js';
+import type { RecordedAccounts } from './ledger-recorded.js';
 import { isSchedulable, type SubsetAccount } from './subset-state.js';
 import type { WorkloadSpread, WorkloadSpreadSubsetStatus } from './types.js';
 
@@ -69,6 +71,14 @@ export function seedAccounts(ws: WorkloadSpread, version: string): SubsetAccount
   const held = ws.status?.versionedSubsetStatuses?.[version];
   if (held?.length) return held.map((s) => fromStatus(ws, s));
   return (ws.spec.subsets ?? []).map((s) => ({ name: s.name, maxReplicas: s.maxReplicas ?? null, replicas: 0, creatingPods: {}, deletingPods: {} }));
+}
+
+/** The version's accounts when the status was last written by someone other than our controllers. */
+export function recordedAccounts(ws: WorkloadSpread, version: string): RecordedAccounts | undefined {
+  const held = ws.status?.versionedSubsetStatuses?.[version];
+  const resourceVersion = ws.metadata?.resourceVersion;
+  if (statusWrittenByUs(ws) || !held?.length || !resourceVersion) return undefined;
+  return { resourceVersion, accounts: held.map((s) => fromStatus(ws, s)) };
 }
 
 /** Whether any subset limit is a percentage (only then do the target's replicas matter). */

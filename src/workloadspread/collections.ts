@@ -7,6 +7,7 @@ import type { CollectionSpec } from '../edge-state/contracts.js';
 import { asObj, pick, type Obj } from '../kube/projection.js';
 import { ACTIVE_PODS_COLLECTION, activePodsCollection } from '../kube/active-pods.js';
 import { KRUISE_CONFIGURATION_COLLECTION, kruiseConfigurationCollection } from '../kube/kruise-configuration.js';
+import { lastStatusWriter, STATUS_WRITER_FIELD } from '../kube/managed-fields.js';
 import { POD_TEMPLATE_HASH_LABEL, WS_API_VERSION, WS_KIND } from './types.js';
 
 export const WORKLOADSPREADS_COLLECTION = 'workloadspreads';
@@ -47,14 +48,20 @@ function workloadCollection(name: string, apiVersion: string, kind: string): Col
 
 /**
  * Every WorkloadSpread: spec and status. Status keeps Schedulable conditions for StatefulSet
- * ordinals and the subset accounts a ledger not resynced yet is seeded from (choose.ts); status
- * writes reach the edge through the observer (`workloadspreads/status` UPDATE), whoever makes them.
+ * ordinals and the subset accounts a ledger not resynced yet is seeded from or takes in
+ * (choose.ts); status writes reach the edge through the observer (`workloadspreads/status`
+ * UPDATE), whoever makes them, and the projection notes who that was (managedFields).
  */
 export const workloadSpreadsCollection: CollectionSpec = {
   name: WORKLOADSPREADS_COLLECTION,
   apiVersion: WS_API_VERSION,
   kind: WS_KIND,
-  project: (obj) => ({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: identity(obj), spec: obj.spec, status: obj.status ?? {} }),
+  select: { managedFields: 'keep' },
+  project: (obj) => {
+    const status = asObj(obj.status);
+    const statusWriter = Object.keys(status).length ? lastStatusWriter(obj.metadata) : undefined;
+    return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: identity(obj), spec: obj.spec, status, ...(statusWriter ? { [STATUS_WRITER_FIELD]: statusWriter } : {}) };
+  },
   writesStatus: true,
 };
 

@@ -16,6 +16,7 @@ import type { LedgerKind, LedgerReducer, LedgerStep } from '../edge-state/ledger
 import { firstSubsetWithRoom, missingReplicas, recordedSubset, type ObservedReplicas, type SubsetAccount } from './subset-state.js';
 import { resyncLedger, type ResyncRequest } from './ledger-resync.js';
 import { seedLedger } from './ledger-seed.js';
+import { isNewerVersion, takeRecorded, type RecordedAccounts } from './ledger-recorded.js';
 import { WS_API_VERSION, WS_KIND } from './types.js';
 
 export const WORKLOADSPREAD_LEDGER = 'workloadspread';
@@ -30,6 +31,8 @@ export type WorkloadSpreadLedger = {
   resyncedAt?: number;
   /** The WorkloadSpread generation the controller's last resync was computed from. */
   generation?: number;
+  /** The resourceVersion of the newest status another writer recorded that this ledger took in. */
+  recordedVersion?: string;
 };
 
 /** What the webhook knows for a version the ledger has no accounts of. */
@@ -39,6 +42,8 @@ type Seed = {
   version: string;
   /** The version's accounts to start from: the pushed status's, else from spec (§3.3). */
   seed: SubsetAccount[];
+  /** The version's accounts when another writer last wrote the status (ledger-recorded.ts). */
+  recorded?: RecordedAccounts;
   workloadReplicas: ObservedReplicas;
   dryRun?: boolean;
 };
@@ -69,12 +74,19 @@ export type DeleteResult = { recorded: boolean };
 
 export type ReadResult = WorkloadSpreadLedger | null;
 
-/** The ledger for this WorkloadSpread incarnation, with the freshest workload replicas known. */
+/**
+ * The ledger for this WorkloadSpread incarnation, with the freshest workload replicas known and,
+ * until the controller's first resync, the counts of a newer status another writer recorded.
+ */
 function current(state: WorkloadSpreadLedger | undefined, req: Seed): WorkloadSpreadLedger {
   const mine = state?.uid === req.uid ? state : undefined;
-  const held = mine?.workloadReplicas;
-  const workloadReplicas = held && held.observedAt >= req.workloadReplicas.observedAt ? held : req.workloadReplicas;
-  return { ...(mine ?? { uid: req.uid, versions: {} }), workloadReplicas };
+  const heldReplicas = mine?.workloadReplicas;
+  const workloadReplicas = heldReplicas && heldReplicas.observedAt >= req.workloadReplicas.observedAt ? heldReplicas : req.workloadReplicas;
+  const ledger: WorkloadSpreadLedger = { ...(mine ?? { uid: req.uid, versions: {} }), workloadReplicas };
+  const held = ledger.versions[req.version];
+  const recorded = req.recorded;
+  if (!held?.length || !recorded || ledger.resyncedAt !== undefined || !isNewerVersion(recorded.resourceVersion, ledger.recordedVersion)) return ledger;
+  return { ...withVersion(ledger, req.version, takeRecorded(held, recorded.accounts)), recordedVersion: recorded.resourceVersion };
 }
 
 function accountsOf(ledger: WorkloadSpreadLedger, req: Seed): SubsetAccount[] {

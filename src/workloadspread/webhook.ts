@@ -13,7 +13,7 @@ import { type ClusterState } from '../edge-state/contracts.js';
 import { injectSubset, parseMatchedWorkloadSpread } from './inject.js';
 import { WORKLOADSPREAD_LEDGER, type CreateRequest, type CreateResult, type DeleteRequest, type DeleteResult } from './ledger.js';
 import { controllerOf, matchWorkloadSpread } from './owner.js';
-import { isSingleUnlimited, isStatefulSetTarget, seedAccounts, subsetByOrdinal } from './choose.js';
+import { isSingleUnlimited, isStatefulSetTarget, recordedAccounts, seedAccounts, subsetByOrdinal } from './choose.js';
 import { readWhitelist, readWorkloads, readWorkloadSpreads } from './state-view.js';
 import { WORKLOADSPREAD_PODS_COLLECTION } from './collections.js';
 import { DEFAULT_KRUISE_NAMESPACE } from '../kube/kruise-configuration.js';
@@ -46,6 +46,12 @@ function fallback(pod: Pod, namespace: string, why: string) {
 
 function ledgerRef(ws: WorkloadSpread) {
   return { kind: WORKLOADSPREAD_LEDGER, namespace: ws.metadata?.namespace ?? '', name: ws.metadata?.name ?? '' };
+}
+
+/** What a ledger request carries of the WorkloadSpread's status (ledger.ts `Seed`). */
+function accountsFrom(ws: WorkloadSpread, version: string) {
+  const recorded = recordedAccounts(ws, version);
+  return { seed: seedAccounts(ws, version), ...(recorded ? { recorded } : {}) };
 }
 
 type Choice = { subset?: string; generatedKey?: string } | { fallback: string };
@@ -90,7 +96,7 @@ export function makePlacePodHandler(opts: WorkloadSpreadWebhookOptions = {}): Ad
 
     const ws = match.ws;
     const version = podVersion(pod);
-    const seedInput = { uid: ws.metadata?.uid ?? '', version, seed: seedAccounts(ws, version), workloadReplicas: workloads.replicasOf(ws, whitelist) };
+    const seedInput = { uid: ws.metadata?.uid ?? '', version, ...accountsFrom(ws, version), workloadReplicas: workloads.replicasOf(ws, whitelist) };
     const choice = await chooseSubset(ws, pod, req, state, seedInput, newKey);
     if ('fallback' in choice) return fallback(pod, namespace, choice.fallback);
     if (!choice.subset) return allow();
@@ -113,7 +119,7 @@ async function recordDeletion(pod: Pod, namespace: string, dryRun: boolean, stat
   const workloads = await readWorkloads(state, namespace);
   const version = podVersion(pod);
   const request: DeleteRequest = {
-    uid: ws.metadata?.uid ?? '', version, seed: seedAccounts(ws, version), workloadReplicas: workloads.replicasOf(ws, whitelist),
+    uid: ws.metadata?.uid ?? '', version, ...accountsFrom(ws, version), workloadReplicas: workloads.replicasOf(ws, whitelist),
     pod: pod.metadata?.name ?? '', subset: matched.subset, key: matched.uid ?? pod.metadata?.name ?? '', dryRun,
   };
   try {

@@ -398,6 +398,20 @@ describe('bookkeeping', () => {
     expect(split(await settled('app=evict', 3))).toEqual({ 'zone-a': 2, 'zone-b': 1 });
   });
 
+  it('a status another writer records before our controller’s first run decides the next pod, with no push between (OpenKruise’s webhook reads status)', async () => {
+    await create(spread('theirs', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'theirs' }, [inZone('zone-a', 2), inZone('zone-b')]));
+    await create(replicaSet('theirs', 1, { app: 'theirs', 'pod-template-hash': 'h1' }));
+    const [first] = await settled('app=theirs', 1);
+    expect(subsetOf(first!)).toBe('zone-a');
+    // Another writer (OpenKruise's controller beside ours, say) counted two pods in zone-a: full.
+    await kube.patch({ ...WS, metadata: { name: 'theirs', namespace: ns } }, { status: { observedGeneration: 1, versionedSubsetStatuses: {
+      h1: [{ name: 'zone-a', replicas: 2, missingReplicas: 0 }, { name: 'zone-b', replicas: 0, missingReplicas: -1 }],
+    } } }, 'merge', 'status', { fieldManager: 'kruise-manager' });
+    await scale('ReplicaSet', 'theirs', 2);
+    const pods = await settled('app=theirs', 2);
+    expect(subsetOf(pods.find((p) => p.metadata.name !== first!.metadata.name)!)).toBe('zone-b');
+  });
+
   it('targetFilter: only the pods its selector picks are placed', async () => {
     const filter = { targetFilter: { selector: { matchLabels: { spread: 'yes' } } } };
     await create(spread('filter-in', { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'filter-in' }, [inZone('zone-a', 1), inZone('zone-b')], filter));
