@@ -37,7 +37,7 @@ import { REPO_ROOT } from '../cluster/control-plane.js';
 import { isReady, startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 import { eventually } from './support/kube.js';
 import { deleteProvisionedVolumes, startProvisioner } from './support/provisioner.js';
-import { undoTakeover } from './support/undo-takeover.js';
+import { earlierFilesGone, undoTakeover } from './support/takeover-cluster.js';
 import { caPem } from './support/tls.js';
 
 const NAME = 'tkrev';
@@ -147,6 +147,7 @@ async function replaceCrd(crd: KubeObject): Promise<void> {
 
 beforeAll(async () => {
   env = await startEdgeEnv(NAME, []);
+  await earlierFilesGone(env.kube);
   provisioner = startProvisioner(env.kube, env.ns);
   for (const plural of PLURALS) await replaceCrd(openKruiseCrd(plural));
 

@@ -23,7 +23,7 @@ import { reconcilers } from '../../src/reconcilers.js';
 import { handback, takeover, TakeoverRefused } from '../../src/takeover/run.js';
 import { deletePod, deniedBy, evictPod, VPOD } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv } from './support/edge-env.js';
-import { undoTakeover } from './support/undo-takeover.js';
+import { earlierFilesGone, undoTakeover } from './support/takeover-cluster.js';
 import { eventually } from './support/kube.js';
 import { remoteLedgers } from '../../src/edge-state/ledger-client.js';
 import { caPem } from './support/tls.js';
@@ -73,6 +73,7 @@ async function run(dryRun: boolean): Promise<string> {
 
 beforeAll(async () => {
   env = await startEdgeEnv('takeover', FEATURES);
+  await earlierFilesGone(env.kube);
   await env.resync(); // the install's first push
   await env.kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KS } }).catch(() => undefined);
   await env.kube.create(openKruiseWebhook);
