@@ -8,6 +8,7 @@ import { ensurePki, issueServingCert } from '../../test/cluster/pki.js';
 import { fetchTrustingCa } from '../../src/edge-state/ca-fetch.js';
 import { nodeSha256 } from './ports.js';
 import { startNodeServer } from './server.js';
+import { answersAfterIdle } from '../../test/cluster/keep-alive-probe.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ks-node-server-'));
 const SECRET = 'node-path-secret';
@@ -47,6 +48,10 @@ describe('the Node webhook server', () => {
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toMatch(/^ks_admissions_total\{endpoint="probe",verdict="denied",code="403"\} [1-9]/m);
   });
+
+  it('answers on a connection left idle for 6 s (Node closes it at 5 s by default; the API server keeps it 90 s)', async () => {
+    expect(await answersAfterIdle(server.url, 6_000)).toBe(true);
+  }, 30_000);
 
   it('/readyz is 200 with the state ages (it reads live); /healthz is 200', async () => {
     const ready = await get(`${server.url}/readyz`);

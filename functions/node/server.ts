@@ -22,6 +22,7 @@ import { edgeFromEnv, livePorts } from './ports.js';
 import { nodeTelemetry, observabilityResponse } from '../../src/telemetry/node.js';
 import { telemetry } from '../../src/telemetry/telemetry.js';
 import { readTlsFiles, reloadTlsOnChange, type TlsFiles } from './tls-reload.js';
+import { IDLE_CONNECTION_MS } from './keep-alive.js';
 
 export type NodeServerOptions = {
   clusterId: string;
@@ -51,6 +52,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<{ server
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch, port: opts.port, hostname, createServer, serverOptions: { cert: opts.tlsCert, key: opts.tlsKey } }, () => resolve(s));
   });
+  (server as HttpsServer).keepAliveTimeout = IDLE_CONNECTION_MS;
   const reloader = opts.tlsFiles
     ? reloadTlsOnChange(server as Server, opts.tlsFiles, { cert: opts.tlsCert, key: opts.tlsKey }, { intervalMs: opts.tlsFiles.reloadIntervalMs, ...(opts.log ? { log: opts.log } : {}) })
     : undefined;

@@ -1,0 +1,27 @@
+// The local Worker keeps an idle HTTPS connection open longer than workerd's 5 s, as the API
+// server's webhook client expects (https-front.ts).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ensurePki, issueServingCert } from '../test/cluster/pki.js';
+import { answersAfterIdle } from '../test/cluster/keep-alive-probe.js';
+import { startLocalWorker, type LocalWorker } from './local-worker.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ks-front-'));
+let worker: LocalWorker;
+
+beforeAll(async () => {
+  ensurePki(dir);
+  const cert = issueServingCert(dir, 'front', ['localhost'], ['127.0.0.1']);
+  worker = await startLocalWorker({ tls: { cert: readFileSync(cert.cert, 'utf8'), key: readFileSync(cert.key, 'utf8') } });
+}, 60_000);
+
+afterAll(async () => {
+  await worker?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('answers on a connection left idle for 6 s (workerd alone closes it at 5 s)', async () => {
+  expect(await answersAfterIdle(worker.url, 6_000)).toBe(true);
+}, 30_000);
