@@ -19,6 +19,7 @@ import { POOL, advancedDaemonSet, advancedStatefulSet, cloneSetInPlace, deployme
 import type { PodSlot } from './ideal.js';
 import { proxyDelta, type ProxyTally } from '../../cluster/counting-proxy.js';
 import { addUnrelatedPods } from './unrelated.js';
+import { idleWindow } from '../../cluster/apiserver-profile.js';
 
 /** Group 3's variant: the CloneSet rolled again with this many unrelated pods in its namespace and in the cluster. */
 export type Unrelated = { inNamespace: number; inCluster: number };
@@ -99,7 +100,7 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
         const proxy = w.ours ? c.proxies?.loop : c.proxies?.native;
         // The API server's CPU with nothing rolling, over the same kind of window: its background (other clients, its own loops).
         const idle0 = cpuMsOf(apiserver);
-        await sleep(IDLE_WINDOW_MS);
+        await idleWindow(c.cp, `${profile.name}-${w.app}-v${version}${unrelated && version === 3 && w.app === 'cloneset' ? '-unrelated' : ''}`, IDLE_WINDOW_MS, log);
         const idle1 = cpuMsOf(apiserver);
         const other = w.ours ? c.proxies?.native : c.proxies?.loop;
         const o0 = other?.tally();
