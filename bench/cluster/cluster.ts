@@ -80,8 +80,8 @@ export async function startBenchCluster(nodes: { count: number; podsEach: number
   await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-system' } }).catch((e: unknown) => {
     if (!isAlreadyExists(e)) throw e;
   });
-  // With the clients counted (the kubelet-model figures), the fake kubelet reads pods from the watch cache, as a real one's informer does.
-  const kubelet = new FakeKubelet(kubeletKube, 100, { podsFromWatchCache: countClients });
+  // With the clients counted (the kubelet-model figures), the fake kubelet keeps its pods as a real one does: an informer (one LIST, then a WATCH).
+  const kubelet = new FakeKubelet(kubeletKube, 100, { podSource: countClients ? 'informer' : 'etcd' });
   await kubelet.addNodes(Array.from({ length: nodes.count }, (_, i) => ({ name: `bench-node-${i}`, allocatable: { pods: String(nodes.podsEach) } })));
   kubelet.start();
   return {
