@@ -13,6 +13,7 @@ import { REPO_ROOT, startControlPlane, stopControlPlane, type ControlPlane } fro
 import { FakeKubelet } from '../../test/cluster/fake-kubelet.js';
 import { countRequests, traceRequests, type Tally } from './counting.js';
 import { kubeconfigVia, startCountingProxy, type CountingProxy } from './counting-proxy.js';
+import { APISERVER_PROFILE_DIR } from './apiserver-profile.js';
 
 export const CONTROL_PLANE = 'bench-cloneset';
 export const CLONESET = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet' } as const;
@@ -56,12 +57,15 @@ export async function startBenchCluster(nodes: { count: number; podsEach: number
   // A control plane left by a killed run under this name: start afresh (its etcd is wiped).
   await stopControlPlane(name);
   let native: CountingProxy | undefined;
-  const cp = await startControlPlane(name, log, countClients ? {
-    controllerManagerVia: async (apiserver, pki) => {
-      native = await startCountingProxy(apiserver, { ca: readFileSync(pki.caCert, 'utf8'), cert: readFileSync(pki.apiserverCert, 'utf8'), key: readFileSync(pki.apiserverKey, 'utf8') });
-      return native.server;
-    },
-  } : {});
+  const cp = await startControlPlane(name, log, {
+    ...(countClients ? {
+      controllerManagerVia: async (apiserver: string, pki: ControlPlane['pki']) => {
+        native = await startCountingProxy(apiserver, { ca: readFileSync(pki.caCert, 'utf8'), cert: readFileSync(pki.apiserverCert, 'utf8'), key: readFileSync(pki.apiserverKey, 'utf8') });
+        return native.server;
+      },
+    } : {}),
+    ...(APISERVER_PROFILE_DIR ? { profiling: true } : {}),
+  });
   let proxies: BenchCluster['proxies'];
   if (native) {
     const loop = await startCountingProxy(cp.server, { ca: readFileSync(cp.pki.caCert, 'utf8'), cert: readFileSync(cp.pki.apiserverCert, 'utf8'), key: readFileSync(cp.pki.apiserverKey, 'utf8') });
@@ -76,8 +80,8 @@ export async function startBenchCluster(nodes: { count: number; podsEach: number
   await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kruise-system' } }).catch((e: unknown) => {
     if (!isAlreadyExists(e)) throw e;
   });
-  // With the clients counted (the kubelet-model figures), the fake kubelet reads pods from the watch cache, as a real one's informer does.
-  const kubelet = new FakeKubelet(kubeletKube, 100, { podsFromWatchCache: countClients });
+  // With the clients counted (the kubelet-model figures), the fake kubelet keeps its pods as a real one does: an informer (one LIST, then a WATCH).
+  const kubelet = new FakeKubelet(kubeletKube, 100, { podSource: countClients ? 'informer' : 'etcd' });
   await kubelet.addNodes(Array.from({ length: nodes.count }, (_, i) => ({ name: `bench-node-${i}`, allocatable: { pods: String(nodes.podsEach) } })));
   kubelet.start();
   return {

@@ -139,7 +139,11 @@ async function isHealthy(state: State, caCert: string): Promise<boolean> {
  * once it is up and returns the address kube-controller-manager should talk to instead (a counting
  * proxy that presents the API server's certificate).
  */
-export type ControlPlaneOptions = { controllerManagerVia?: (apiserver: string, pki: Pki) => Promise<string> };
+export type ControlPlaneOptions = {
+  controllerManagerVia?: (apiserver: string, pki: Pki) => Promise<string>;
+  /** kube-apiserver serves /debug/pprof (`--profiling=true`), for CPU profiles of benchmarks; off by default. */
+  profiling?: boolean;
+};
 
 /** Starts the named control plane, or returns the one already running under that name. */
 export async function startControlPlane(name: string, log: (m: string) => void = () => {}, opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
@@ -183,7 +187,7 @@ export async function startControlPlane(name: string, log: (m: string) => void =
     `--token-auth-file=${join(dir, 'tokens.csv')}`, '--authorization-mode=Node,RBAC',
     `--service-account-key-file=${pki.serviceAccountPub}`, `--service-account-signing-key-file=${pki.serviceAccountKey}`,
     '--service-account-issuer=https://kubernetes.default.svc', '--service-cluster-ip-range=10.96.0.0/16',
-    '--allow-privileged=true', '--profiling=false', '--event-ttl=1h', '--v=1',
+    '--allow-privileged=true', `--profiling=${opts.profiling === true}`, '--event-ttl=1h', '--v=1',
     // Alpha in 1.20: serves pods/ephemeralcontainers (EphemeralJob injects through it).
     '--feature-gates=EphemeralContainers=true',
   ]);

@@ -9,8 +9,9 @@
 import { createHash } from 'node:crypto';
 import type { V1ContainerStatus, V1Pod, V1PodCondition, V1Taint } from '@kubernetes/client-node';
 import type { KubeHttp, KubeObject } from '../../src/kube/http.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../../src/kube/errors.js';
+import { isAlreadyExists, isConflict, isNotFound, KubeApiError } from '../../src/kube/errors.js';
 import type { KubeletModel, PodTimeline } from './kubelet-model.js';
+import { PodInformer } from './pod-informer.js';
 
 export type FakeNode = {
   name: string;
@@ -31,6 +32,8 @@ const KUBELET_OWNED_CONDITIONS = ['PodScheduled', 'Initialized', 'ContainersRead
 export function imageIdOf(image: string): string {
   return `docker-pullable://${image.split(':')[0]}@sha256:${createHash('sha256').update(image).digest('hex')}`;
 }
+
+export type PodSource = 'etcd' | 'watch-cache' | 'informer';
 
 export class FakeKubelet {
   private readonly nodes = new Map<string, FakeNode>();
@@ -56,13 +59,19 @@ export class FakeKubelet {
   /** With a model: when each container (pod/container) first passes its readiness probe. */
   private readonly readyAt = new Map<string, number>();
   errors: unknown[] = [];
+  private readonly informer: PodInformer | undefined;
 
   /**
-   * `podsFromWatchCache` (benchmarks): each pass LISTs at resourceVersion 0, from the API server's
-   * watch cache, as a kubelet's informer would, instead of a range read from etcd over every pod in
-   * the cluster (bound or not) — so pods on no node cost a pass almost nothing.
+   * Where each pass reads the pods bound to a node (`podSource`; benchmarks opt in, tests keep the default):
+   * - `etcd` (default): a LIST of every pod in the cluster (bound or not), a range read from etcd;
+   * - `watch-cache`: a LIST at resourceVersion 0, from the API server's watch cache — still one
+   *   filter over every pod in the cluster per pass (the cache indexes only `spec.nodeName=<node>`);
+   * - `informer`: as a kubelet does (pod-informer.ts): one LIST, then a WATCH; each pass works on
+   *   the pods in memory, and the API server filters the cluster's pods once per change, not per pass.
    */
-  constructor(private readonly kube: KubeHttp, private readonly pollMs = 150, private readonly opts: { podsFromWatchCache?: boolean } = {}) {}
+  constructor(private readonly kube: KubeHttp, private readonly pollMs = 150, private readonly opts: { podSource?: PodSource } = {}) {
+    if (opts.podSource === 'informer') this.informer = new PodInformer(kube);
+  }
 
   /** Registers (or re-registers) nodes as Ready and schedulable. */
   async addNodes(nodes: FakeNode[]): Promise<void> {
@@ -118,6 +127,7 @@ export class FakeKubelet {
 
   start(): void {
     if (this.timer) return;
+    this.informer?.start();
     const loop = () => {
       this.ticking = this.tick().catch((e: unknown) => void this.errors.push(e));
       void this.ticking.then(() => {
@@ -132,6 +142,8 @@ export class FakeKubelet {
     this.timer = undefined;
     if (t) clearTimeout(t);
     await this.ticking;
+    await this.informer?.stop();
+    if (this.informer) this.errors.push(...this.informer.errors.splice(0).filter((e) => !(e instanceof KubeApiError && e.status === 410)));
   }
 
   /**
@@ -208,11 +220,9 @@ export class FakeKubelet {
   /** One pass over every pod bound to our nodes. Exposed so tests can force a step. */
   async tick(): Promise<void> {
     if (this.nodes.size === 0) return;
-    const pods = this.opts.podsFromWatchCache
-      ? await this.kube.request<{ items: (V1Pod & KubeObject)[] }>('GET', '/api/v1/pods', { query: { fieldSelector: 'spec.nodeName!=', resourceVersion: '0' } })
-      : await this.kube.list<V1Pod & KubeObject>('v1', 'Pod', { fieldSelector: 'spec.nodeName!=' });
-    if (this.opts.podsFromWatchCache) for (const p of pods.items) Object.assign(p, { apiVersion: 'v1', kind: 'Pod' });
-    for (const pod of pods.items) {
+    const pods = await this.boundPods();
+    if (!pods) return;
+    for (const pod of pods) {
       const node = pod.spec?.nodeName;
       if (!node || !this.nodes.has(node)) continue;
       try {
@@ -221,6 +231,14 @@ export class FakeKubelet {
         if (!isConflict(e) && !isNotFound(e)) this.errors.push(e);
       }
     }
+  }
+
+  /** The pods bound to some node, from the pod source; undefined while the informer has not listed yet. */
+  private async boundPods(): Promise<(V1Pod & KubeObject)[] | undefined> {
+    if (this.informer) return this.informer.synced ? this.informer.current() : undefined;
+    if (this.opts.podSource !== 'watch-cache') return (await this.kube.list<V1Pod & KubeObject>('v1', 'Pod', { fieldSelector: 'spec.nodeName!=' })).items;
+    const page = await this.kube.request<{ items: (V1Pod & KubeObject)[] }>('GET', '/api/v1/pods', { query: { fieldSelector: 'spec.nodeName!=', resourceVersion: '0' } });
+    return page.items.map((p) => ({ ...p, apiVersion: 'v1', kind: 'Pod' }));
   }
 
   private async syncPod(pod: V1Pod & KubeObject): Promise<void> {

@@ -19,6 +19,7 @@ import { POOL, advancedDaemonSet, advancedStatefulSet, cloneSetInPlace, deployme
 import type { PodSlot } from './ideal.js';
 import { proxyDelta, type ProxyTally } from '../../cluster/counting-proxy.js';
 import { addUnrelatedPods } from './unrelated.js';
+import { idleWindow, profileMeanwhile, ROLLOUT_PROFILE_SECONDS } from '../../cluster/apiserver-profile.js';
 
 /** Group 3's variant: the CloneSet rolled again with this many unrelated pods in its namespace and in the cluster. */
 export type Unrelated = { inNamespace: number; inCluster: number };
@@ -99,14 +100,17 @@ export async function measureProfile(c: BenchCluster, loop: LoopChild, sizes: Si
         const proxy = w.ours ? c.proxies?.loop : c.proxies?.native;
         // The API server's CPU with nothing rolling, over the same kind of window: its background (other clients, its own loops).
         const idle0 = cpuMsOf(apiserver);
-        await sleep(IDLE_WINDOW_MS);
+        const profileLabel = `${profile.name}-${w.app}-v${version}${unrelated && version === 3 && w.app === 'cloneset' ? '-unrelated' : ''}`;
+        await idleWindow(c.cp, profileLabel, IDLE_WINDOW_MS, log);
         const idle1 = cpuMsOf(apiserver);
         const other = w.ours ? c.proxies?.native : c.proxies?.loop;
         const o0 = other?.tally();
         const p0 = proxy?.tally();
         const cpu0 = cpuMsOf(apiserver);
+        const profiled = profileMeanwhile(c.cp, `${profileLabel}-rollout`, ROLLOUT_PROFILE_SECONDS, log);
         const r: WatchedRollout = await rollOne(c, loop, watched(w, objects.get(w.app)!, namespace), w.replicas, log, image);
         const cpu1 = cpuMsOf(apiserver);
+        await profiled;
         const proxied = proxy && p0 ? proxyDelta(proxy.tally(), p0) : undefined;
         const meanwhile = other && o0 ? proxyDelta(other.tally(), o0) : undefined;
         const cost = { writes: total(r.writes), ...(r.apiCalls !== undefined ? { apiCalls: r.apiCalls } : {}), ...(cpu0 !== undefined && cpu1 !== undefined ? { apiserverCpuMs: cpu1 - cpu0 } : {}), ...(proxied ? { proxied } : {}), ...(meanwhile ? { meanwhile } : {}),
