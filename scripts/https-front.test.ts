@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensurePki, issueServingCert } from '../test/cluster/pki.js';
 import { answersAfterIdle } from '../test/cluster/keep-alive-probe.js';
@@ -25,3 +26,20 @@ afterAll(async () => {
 it('answers on a connection left idle for 6 s (workerd alone closes it at 5 s)', async () => {
   expect(await answersAfterIdle(worker.url, 6_000)).toBe(true);
 }, 30_000);
+
+it('dispose drops a connection with a request in flight instead of waiting for it (an edge restart)', async () => {
+  const dir2 = mkdtempSync(join(tmpdir(), 'ks-front-'));
+  ensurePki(dir2);
+  const cert = issueServingCert(dir2, 'front', ['localhost'], ['127.0.0.1']);
+  const second = await startLocalWorker({ tls: { cert: readFileSync(cert.cert, 'utf8'), key: readFileSync(cert.key, 'utf8') } });
+  const socket = connect({ host: '127.0.0.1', port: Number(new URL(second.url).port), rejectUnauthorized: false });
+  socket.on('error', () => undefined);
+  await new Promise((r) => socket.once('secureConnect', r));
+  const closed = new Promise((r) => socket.once('close', r));
+  // Half a body: the request stays in flight until the client sends the rest, which it never does.
+  socket.write('POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n12345');
+  await new Promise((r) => setTimeout(r, 300));
+  await second.dispose();
+  await closed;
+  rmSync(dir2, { recursive: true, force: true });
+}, 20_000);

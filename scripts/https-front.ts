@@ -52,9 +52,11 @@ export async function startHttpsFront(upstream: string, tls: { cert: string; key
   const address = server.address();
   return {
     url: `https://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
+    // A stopped edge drops its connections, as a process that exits does: connections the API
+    // server keeps open would otherwise hold close() up for as long as they stay.
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
-      server.closeIdleConnections();
+      server.closeAllConnections();
     }),
   };
 }

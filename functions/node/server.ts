@@ -22,7 +22,7 @@ import { edgeFromEnv, livePorts } from './ports.js';
 import { nodeTelemetry, observabilityResponse } from '../../src/telemetry/node.js';
 import { telemetry } from '../../src/telemetry/telemetry.js';
 import { readTlsFiles, reloadTlsOnChange, type TlsFiles } from './tls-reload.js';
-import { IDLE_CONNECTION_MS } from './keep-alive.js';
+import { closeGracefully, IDLE_CONNECTION_MS } from './keep-alive.js';
 
 export type NodeServerOptions = {
   clusterId: string;
@@ -61,12 +61,11 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<{ server
   return {
     server,
     url: `https://${hostname}:${port}`,
-    close: () => new Promise<void>((r) => {
+    close: () => {
       reloader?.close();
       ports.kube.close();
-      server.close(() => r());
-      (server as HttpsServer).closeIdleConnections(); // else idle keep-alive connections hold close() up
-    }),
+      return closeGracefully(server as HttpsServer);
+    },
   };
 }
 
