@@ -153,7 +153,6 @@ describe('takeover', () => {
     await env.kube.create(rs);
     await env.kube.create({ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'WorkloadSpread', metadata: { name: 'spread', namespace: env.ns },
       spec: { targetRef: { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'spread-web' }, subsets: [{ name: 'a', maxReplicas: 2 }, { name: 'b' }] } } as KubeObject);
-    await env.resync(); // pushes the WorkloadSpread and its ReplicaSet to the edge
     type PodObj = KubeObject & { metadata: { name: string; annotations?: Record<string, string> } };
     const podsOf = async () => (await env.kube.list<PodObj>('v1', 'Pod', { namespace: env.ns, labelSelector: 'app=spread-web' })).items;
     const subsetOf = (p: PodObj) => (JSON.parse(p.metadata.annotations?.['apps.kruise.io/matched-workloadspread'] ?? '{}') as { subset?: string }).subset;
