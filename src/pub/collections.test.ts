@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pubsCollection, STATUS_WRITER_FIELD } from './collections.js';
+import { STATUS_WRITER_FIELD } from '../kube/managed-fields.js';
+import { pubsCollection } from './collections.js';
 
 const managedFields = [
   { manager: 'kubectl', time: '2026-11-28T10:00:00Z', fieldsV1: { 'f:spec': {} } },

@@ -18,8 +18,6 @@ export const REPLICASETS_COLLECTION = 'pub-replicasets';
 export const PODS_COLLECTION = ACTIVE_PODS_COLLECTION;
 
 
-// The projection notes who last wrote the status (recorded.ts decides whether to seed from it).
-export { STATUS_WRITER_FIELD };
 
 const STATUS_FIELDS = ['observedGeneration', 'unavailableAllowed', 'currentAvailable', 'desiredAvailable', 'totalReplicas', 'disruptedPods', 'unavailablePods'];
 

@@ -51,7 +51,8 @@ function ledgerRef(ws: WorkloadSpread) {
 /** What a ledger request carries of the WorkloadSpread's status (ledger.ts `Seed`). */
 function accountsFrom(ws: WorkloadSpread, version: string) {
   const recorded = recordedAccounts(ws, version);
-  return { seed: seedAccounts(ws, version), ...(recorded ? { recorded } : {}) };
+  // Both are the status's accounts for the version when another writer recorded them: map it once.
+  return recorded ? { seed: recorded.accounts, recorded } : { seed: seedAccounts(ws, version) };
 }
 
 type Choice = { subset?: string; generatedKey?: string } | { fallback: string };
