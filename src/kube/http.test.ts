@@ -1,47 +1,15 @@
 // KubeHttp against a local HTTP server that plays the API server: watches that never end, answers
 // that are refused, late or never come.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { setMaxListeners } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
-import { KubeHttp, type KubeHttpOptions } from './http.js';
+import { describe, expect, it } from 'vitest';
+import { json, serveApi } from './test-api-server.js';
 import { KubeApiError } from './errors.js';
 import { KubeTransportError, MAX_ATTEMPTS } from './retry-policy.js';
 import type { Clock } from './request-limiter.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
-
-const DISCOVERY = { resources: [{ name: 'pods', namespaced: true, kind: 'Pod' }] };
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
 const podList = (res: ServerResponse) => json(res, 200, { kind: 'PodList', metadata: { resourceVersion: '7' }, items: [{ metadata: { name: 'a', namespace: 'ns' } }] });
-
-const servers: Server[] = [];
-const clients: KubeHttp[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
-
-/** A server answering discovery itself and everything else with `handler`; a client for it. */
-async function serve(handler: Handler, opts: KubeHttpOptions = {}): Promise<KubeHttp> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/api/v1') return json(res, 200, DISCOVERY);
-    handler(req, res, url);
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  const kube = KubeHttp.connect({ server: `http://127.0.0.1:${port}`, rejectUnauthorized: true, headers: {} }, opts);
-  clients.push(kube);
-  return kube;
-}
+const serve = serveApi;
 
 /** A clock whose sleeps take no time: it records them and moves on. */
 function instantClock(): Clock & { slept: number[] } {
@@ -186,15 +154,10 @@ describe('KubeHttp: discovery', () => {
   it('a kind missing from the cached discovery (a CRD established since) is looked up once more', async () => {
     let served = [{ name: 'sidecarsets', namespaced: false, kind: 'SidecarSet' }];
     let lookups = 0;
-    const server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://x');
+    const kube = await serve((_req, res, url) => {
       if (url.pathname === '/apis/apps.kruise.io/v1beta1') return void ((lookups += 1), json(res, 200, { resources: served }));
       json(res, 200, { kind: 'List', metadata: { resourceVersion: '1' }, items: [] });
     });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const kube = KubeHttp.connect({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, rejectUnauthorized: true, headers: {} });
-    clients.push(kube);
     await kube.list('apps.kruise.io/v1beta1', 'SidecarSet');
     served = [...served, { name: 'daemonsets', namespaced: true, kind: 'DaemonSet' }];
     expect(await kube.pathFor('apps.kruise.io/v1beta1', 'DaemonSet', 'ns')).toBe('/apis/apps.kruise.io/v1beta1/namespaces/ns/daemonsets');

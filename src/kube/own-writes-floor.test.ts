@@ -1,20 +1,8 @@
 // readYourWrites LISTs against a local HTTP server playing the API server: which LISTs carry a
 // resourceVersion (served from the watch cache) and which go to etcd (no resourceVersion, paged).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { KubeHttp } from './http.js';
+import { describe, expect, it } from 'vitest';
+import { json, serveApi } from './test-api-server.js';
 import { OwnWritesFloor } from './own-writes-floor.js';
-
-const servers: Server[] = [];
-const clients: KubeHttp[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
 
 type Answer = { status: number; body: unknown };
 
@@ -22,10 +10,8 @@ type Answer = { status: number; body: unknown };
 async function apiServer(write: () => Answer) {
   const lists: Record<string, string>[] = [];
   const state = { listVersion: '100', watchVersion: '500' };
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const send = (a: Answer) => (res.writeHead(a.status, { 'content-type': 'application/json' }), res.end(JSON.stringify(a.body)));
-    if (url.pathname === '/api/v1') return send({ status: 200, body: { resources: [{ name: 'pods', namespaced: true, kind: 'Pod' }] } });
+  const kube = await serveApi((req, res, url) => {
+    const send = (a: Answer) => json(res, a.status, a.body);
     if (req.method === 'GET' && url.searchParams.get('watch') === 'true') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(`${JSON.stringify({ type: 'MODIFIED', object: { ...pod, metadata: { ...pod.metadata, resourceVersion: state.watchVersion } } })}\n`);
@@ -37,10 +23,6 @@ async function apiServer(write: () => Answer) {
     req.resume();
     req.on('end', () => send(write()));
   });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const kube = KubeHttp.connect({ server: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, rejectUnauthorized: true, headers: {} });
-  clients.push(kube);
   return { kube, lists, state };
 }
 
