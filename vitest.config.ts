@@ -15,6 +15,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
+          setupFiles: ['test/e2e/crds-left-as-found.ts'],
           environment: 'node',
           // One shared control plane on a 2-core machine: files run one at a time.
           fileParallelism: false,

@@ -132,6 +132,8 @@ describe('EphemeralJob reconciler (Node loop)', () => {
 
   it('two runs that decided from the same state inject the containers once: the second meets a changed pod, a conflict', async () => {
     await env.createPod('twice-1', { app: 'twice' });
+    // The kubelet's writes done first: either run would otherwise meet a changed pod.
+    await env.waitReady(['twice-1']);
     // Paused in the cluster, so the loop injects nothing; the two runs decide as if it were not.
     const j = await create('twice', 'twice', { paused: true });
     await waitStatus('twice', 'Paused', (st) => st.phase === 'Paused');
