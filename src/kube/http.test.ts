@@ -3,13 +3,12 @@
 import type { ServerResponse } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { json, serveApi } from './test-api-server.js';
+import { json, serveApi as serve } from './test-api-server.js';
 import { KubeApiError } from './errors.js';
 import { KubeTransportError, MAX_ATTEMPTS } from './retry-policy.js';
 import type { Clock } from './request-limiter.js';
 
 const podList = (res: ServerResponse) => json(res, 200, { kind: 'PodList', metadata: { resourceVersion: '7' }, items: [{ metadata: { name: 'a', namespace: 'ns' } }] });
-const serve = serveApi;
 
 /** A clock whose sleeps take no time: it records them and moves on. */
 function instantClock(): Clock & { slept: number[] } {

@@ -17,8 +17,6 @@ export const PUBS_COLLECTION = 'podunavailablebudgets';
 export const REPLICASETS_COLLECTION = 'pub-replicasets';
 export const PODS_COLLECTION = ACTIVE_PODS_COLLECTION;
 
-
-
 const STATUS_FIELDS = ['observedGeneration', 'unavailableAllowed', 'currentAvailable', 'desiredAvailable', 'totalReplicas', 'disruptedPods', 'unavailablePods'];
 
 /**

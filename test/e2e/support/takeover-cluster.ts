@@ -3,6 +3,7 @@
 // webhook configurations, and every CRD's conversion webhook (pointing at the file's edge, which
 // stops with the file).
 import { join } from 'node:path';
+import { removeConversionWebhooks } from '../../../src/install/apply.js';
 import { installCrds } from '../../../src/kube/crds.js';
 import { readCrdManifests } from '../../../src/kube/crd-manifests.js';
 import { isNotFound } from '../../../src/kube/errors.js';
@@ -28,11 +29,8 @@ export async function earlierFilesGone(kube: KubeHttp): Promise<void> {
 export async function undoTakeover(kube: KubeHttp): Promise<void> {
   const recorded = await kube.get('v1', 'ConfigMap', HANDBACK_CONFIGMAP, KRUISE_NAMESPACE).then(() => true, (e: unknown) => { if (isNotFound(e)) return false; throw e; });
   if (recorded) await handback(kube, { dryRun: false, out: () => undefined });
-  const crds = readCrdManifests(join(REPO_ROOT, 'infra', 'crds'));
   // A handback patches conversions back under another field manager, so an apply alone would
-  // keep the webhook it restored: drop it outright.
-  for (const crd of crds) {
-    await kube.patch(crd, { spec: { conversion: { strategy: 'None', webhook: null } } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
-  }
-  await installCrds(kube, crds);
+  // keep the webhook it restored: take it off as the uninstaller does first.
+  await removeConversionWebhooks(kube);
+  await installCrds(kube, readCrdManifests(join(REPO_ROOT, 'infra', 'crds')));
 }
