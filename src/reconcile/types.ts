@@ -72,10 +72,11 @@ export type StatusWrite = {
   /** The object's resourceVersion when observed: the write is skipped on conflict. */
   resourceVersion?: string;
   /**
-   * Labels and annotations to set in the same write. The pods/status subresource accepts them
-   * (only spec and owner references are kept from the stored pod), which saves a pod write.
+   * Labels and annotations to set (or, null, remove: merge-patch semantics) in the same write. The
+   * pods/status subresource accepts them (only spec and owner references are kept from the stored
+   * pod), which saves a pod write.
    */
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata?: { labels?: Record<string, string | null>; annotations?: Record<string, string | null> };
   /**
    * An update of the same object to apply right after this write succeeds, preconditioned on the
    * resourceVersion this write produced: nobody wrote in between, so it is as safe as a fresh read.

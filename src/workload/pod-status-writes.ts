@@ -4,11 +4,22 @@
 import type { StatusWrite } from '../reconcile/types.js';
 import type { Pod } from './pods.js';
 
+/** `have` with a merge patch's keys set, or removed where the patch says null. */
+function merged(have: Record<string, string> | undefined, patch: Record<string, string | null> | undefined): Record<string, string> | undefined {
+  if (!patch) return have;
+  const out = { ...(have ?? {}) };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
 /** The pod as it will be once `write` (a pod status write, with its metadata) has landed. */
 export function afterStatusWrite(pod: Pod, write: StatusWrite): Pod {
   const conditions = write.status['conditions'] as NonNullable<Pod['status']>['conditions'] | undefined;
-  const labels = write.metadata?.labels ? { ...(pod.metadata.labels ?? {}), ...write.metadata.labels } : pod.metadata.labels;
-  const annotations = write.metadata?.annotations ? { ...(pod.metadata.annotations ?? {}), ...write.metadata.annotations } : pod.metadata.annotations;
+  const labels = merged(pod.metadata.labels, write.metadata?.labels);
+  const annotations = merged(pod.metadata.annotations, write.metadata?.annotations);
   return {
     ...pod,
     metadata: { ...pod.metadata, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) },

@@ -49,7 +49,7 @@ describe('CloneSet through the Lambda', () => {
     // Its name is dropped from podsToDelete once it is gone (OpenKruise's truncatePodsToDelete).
     await eventually('podsToDelete emptied', async () => ((await cloneSet('lpurge')).spec.scaleStrategy?.podsToDelete ?? []).length === 0 ? true : undefined, 30_000, 50)
       .catch(async (e: unknown) => {
-        throw new Error(`${String(e)}\n${JSON.stringify((await cloneSet('lpurge')).spec.scaleStrategy)}\n${JSON.stringify(lambda.summaries.slice(-8).map((s) => ({ trigger: s.trigger, runs: s.runs.map((r) => `${r.reconciler} ${JSON.stringify(r.scope)} acted=${r.acted} applied=${r.applied}`) })))}`);
+        throw new Error(`${String(e)}\n${JSON.stringify((await cloneSet('lpurge')).spec.scaleStrategy)}\n${lambda.describeRuns(8)}`);
       });
     await expect(env.kube.get('v1', 'Pod', victim, env.ns)).rejects.toThrow();
     expect(lambda.summaries.some((s) => s.runs.some((r) => r.reconciler === 'CloneSet' && r.acted && r.applied > 0))).toBe(true);

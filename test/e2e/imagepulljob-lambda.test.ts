@@ -61,7 +61,7 @@ describe('ImagePullJob through the Lambda', () => {
     // (its summary is recorded once the handler returns, after the status write).
     const woke = (s: LambdaPath['summaries'][number]) => s.trigger === 'requeue' && s.runs.some((r) => r.reconciler === 'ImagePullJob' && r.acted && (r.scope === 'all' || r.scope.some((o) => o.endsWith('/silent'))));
     await eventually('the wake-up run recorded', async () => (lambda.summaries.some(woke) ? true : undefined), 10_000, 50).catch((e: unknown) => {
-      throw new Error(`${String(e)}\n${JSON.stringify(lambda.summaries.map((s) => ({ trigger: s.trigger, runs: s.runs.map((r) => `${r.reconciler} ${JSON.stringify(r.scope)} acted=${r.acted} applied=${r.applied}`) })))}`);
+      throw new Error(`${String(e)}\n${lambda.describeRuns()}`);
     });
   });
 

@@ -44,7 +44,10 @@ describe('PodProbeMarker through the Lambda', () => {
     const marked = await eventually('room-0 marked busy', async () => {
       const p = await env.kube.get<Pod>('v1', 'Pod', 'room-0', env.ns);
       return p.metadata.labels?.idle === 'false' ? p : undefined;
-    }, 20_000, 50);
+    }, 20_000, 50).catch(async (e: unknown) => {
+      const p = await env.kube.get<Pod>('v1', 'Pod', 'room-0', env.ns);
+      throw new Error(`${String(e)}\npod: ${JSON.stringify({ labels: p.metadata.labels, conditions: p.status?.conditions })}\n${lambda.describeRuns()}`);
+    });
     expect(marked.metadata.annotations?.['controller.kubernetes.io/pod-deletion-cost']).toBe('100');
   });
 

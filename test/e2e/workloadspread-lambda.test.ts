@@ -30,7 +30,7 @@ describe('WorkloadSpread through the Lambda: pods that existed before it', () =>
     // Its summary is recorded when the handler returns, a moment after its last write is visible.
     await eventually(`a Lambda run of ${name} that wrote`, async () => (lambda.summaries.some((s) => s.runs.some((r) => r.reconciler === 'WorkloadSpread' && r.acted && r.applied > 0 && (r.scope === 'all' || r.scope.includes(`${env.ns}/${name}`)))) ? true : undefined), 10_000, 20)
       .catch((e: unknown) => {
-        throw new Error(`${String(e)}\n${JSON.stringify(lambda.summaries.map((s) => ({ trigger: s.trigger, runs: s.runs.map((r) => `${r.reconciler} ${JSON.stringify(r.scope)} acted=${r.acted} applied=${r.applied}`) })))}`);
+        throw new Error(`${String(e)}\n${lambda.describeRuns()}`);
       });
   });
 });

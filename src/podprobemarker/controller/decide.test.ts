@@ -39,13 +39,13 @@ describe('decidePodProbeMarkers', () => {
     expect(decidePodProbeMarkers({ markers: [{ ppm: ppm({ observedGeneration: 2, matchedPods: 1 }), pods: [done] }], results: new Map() }).status).toEqual([]);
   });
 
-  it('records a probe it ran as the condition and swaps the policies\' labels', () => {
+  it('records a probe it ran as the condition and swaps the policies\' labels in that one write', () => {
     const healthy = pod([], { app: 'game', unhealthy: 'true' });
     const plan = decidePodProbeMarkers({ markers: [{ ppm: ppm({ observedGeneration: 2, matchedPods: 1 }), pods: [healthy] }], results: result('Succeeded'), probePeriodMs: 10_000 });
     const [write] = plan.status;
     expect(write?.status).toEqual({ conditions: [{ type: 'Initialized', status: 'True' }, { type: 'game.kruise.io/healthy', status: 'True', lastProbeTime: '2026-01-01T00:00:10Z', lastTransitionTime: '2026-01-01T00:00:00Z' }] });
-    expect(write?.metadata?.labels).toEqual({ healthy: 'true' });
-    expect(write?.then?.object.metadata?.labels).toEqual({ app: 'game', healthy: 'true' });
+    expect(write?.metadata?.labels).toEqual({ healthy: 'true', unhealthy: null });
+    expect(write?.then).toBeUndefined();
     expect(plan.requeueAfterMs).toBe(10_000);
   });
 

@@ -1,12 +1,11 @@
 // The PodProbeMarker controller's plan (pure): every pod some PodProbeMarker works on gets the
 // marking its probe results call for (./mark.ts) in one pods/status write, preconditioned on the
-// observed resourceVersion, carrying the condition and the labels and annotations to set; keys to
-// remove follow in an update of the pod right after it. Each PodProbeMarker's status counts the
+// observed resourceVersion, carrying the condition and the labels and annotations to set or remove
+// (as OpenKruise's one pod status update does: no moment shows both states' labels). Each PodProbeMarker's status counts the
 // pods it works on (matchedPods, left out when 0 as Go's omitempty does). While some PodProbeMarker
 // works on a pod, it asks to run again after the shortest probe period: probes run here are due
 // again, and conditions pods report are read again (on Lambda nothing else brings them).
 import type { PodProbeMarker } from '../../api/apps/podprobemarker.js';
-import type { KubeObject } from '../../kube/http.js';
 import { emptyPlan, type Plan, type StatusWrite } from '../../reconcile/types.js';
 import { podKey, type Pod } from '../../workload/pods.js';
 import { PPM_API_VERSION, PPM_KIND } from '../types.js';
@@ -21,37 +20,14 @@ export type PodProbeMarkerObserved = {
   probePeriodMs?: number;
 };
 
-const onlySet = (m: Record<string, string | null>): Record<string, string> => Object.fromEntries(Object.entries(m).filter((e): e is [string, string] => e[1] !== null));
-
-function applied(have: Record<string, string> | undefined, m: Record<string, string | null>): Record<string, string> {
-  const out = { ...(have ?? {}) };
-  for (const [k, v] of Object.entries(m)) {
-    if (v === null) delete out[k];
-    else out[k] = v;
-  }
-  return out;
-}
-
 function podWrite(pod: Pod, m: Marking, why: string): StatusWrite {
   const target = { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, namespace: pod.metadata.namespace };
-  const removes = Object.values(m.labels).includes(null) || Object.values(m.annotations).includes(null);
-  const labels = onlySet(m.labels);
-  const annotations = onlySet(m.annotations);
-  const metadata = { ...(Object.keys(labels).length ? { labels } : {}), ...(Object.keys(annotations).length ? { annotations } : {}) };
+  const metadata = { ...(Object.keys(m.labels).length ? { labels: m.labels } : {}), ...(Object.keys(m.annotations).length ? { annotations: m.annotations } : {}) };
   return {
     target,
     status: { conditions: m.conditions ?? pod.status?.conditions ?? [] },
     ...(pod.metadata.resourceVersion ? { resourceVersion: pod.metadata.resourceVersion } : {}),
     ...(Object.keys(metadata).length ? { metadata } : {}),
-    ...(removes
-      ? {
-          then: {
-            op: 'update' as const,
-            object: { ...pod, apiVersion: 'v1', kind: 'Pod', metadata: { ...pod.metadata, labels: applied(pod.metadata.labels, m.labels), annotations: applied(pod.metadata.annotations, m.annotations) } } as KubeObject,
-            reason: `${why}: remove the labels and annotations of the other probe state`,
-          },
-        }
-      : {}),
     reason: why,
   };
 }

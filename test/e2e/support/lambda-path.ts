@@ -30,6 +30,8 @@ export type LambdaPath = {
   received: { id: string; at: number; detail: Record<string, unknown> }[];
   /** Every invocation's summary with when it finished (ms), in order. */
   finished: { at: number; summary: ReconcileSummary }[];
+  /** The last `count` invocations (all by default), their runs, and the events received: for a failing test's message. */
+  describeRuns(count?: number): string;
   /** While stalled, the SQS poller delivers nothing (messages wait in the queue), as if the queue were down. */
   stallWakeUps(stalled: boolean): void;
   /** Wires the handler for the cluster: events that arrived before are delivered then. */
@@ -98,6 +100,14 @@ export async function startLambdaPath(): Promise<LambdaPath> {
     published,
     received,
     finished,
+    describeRuns: (count) => {
+      const runs = (count === undefined ? summaries : summaries.slice(-count)).map((s) => ({
+        trigger: s.trigger, ...(s.message ? { message: s.message } : {}),
+        runs: s.runs.map((r) => `${r.reconciler} ${JSON.stringify(r.scope)} acted=${r.acted} applied=${r.applied} conflicts=${r.conflicts} failed=${r.failed}${r.error ? ` error=${r.error}` : ''}`),
+      }));
+      const events = received.map((e) => `${e.id} ${String(e.detail['kind'])} ${String(e.detail['namespace'] ?? '')}/${String(e.detail['name'])}`);
+      return `runs: ${JSON.stringify(runs)}\nevents: ${JSON.stringify(events)}`;
+    },
     stallWakeUps: (on) => void (stalled = on),
     async attach({ clusterId, kube, edge }) {
       handler = await wireReconcileHandler({
