@@ -18,8 +18,8 @@ function review(op: string, kind: string, opts: { dryRun?: boolean; group?: stri
     request: {
       uid: 'u', ...(opts.subResource ? { subResource: opts.subResource } : {}), kind: { group: opts.group ?? 'apps.kruise.io', version: 'v1alpha1', kind }, resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'x' },
       name: 'rd-1', namespace: '', operation: op, userInfo: {}, dryRun: opts.dryRun ?? false,
-      object: op === 'DELETE' ? null : { metadata: { name: 'rd-1' } },
-      oldObject: op === 'CREATE' ? null : { metadata: { name: 'rd-1' } },
+      object: op === 'DELETE' ? null : { apiVersion: 'apps.kruise.io/v1alpha1', kind, metadata: { name: 'rd-1', ...(op === 'CREATE' ? {} : { resourceVersion: '7' }) } },
+      oldObject: op === 'CREATE' ? null : { apiVersion: 'apps.kruise.io/v1alpha1', kind, metadata: { name: 'rd-1', resourceVersion: '7' } },
     },
   });
 }
@@ -44,8 +44,10 @@ describe('change events', () => {
     ['UPDATE', 'updated'],
     ['DELETE', 'deleted'],
   ])('an admitted %s of a reconciled kind is published as %s', async (op, reason) => {
+    // With the write as admitted: the Lambda waits for it to commit (src/aws/commit-wait.ts).
+    const admitted = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'rd-1', operation: op, ...(op === 'CREATE' ? {} : { basedOn: '7' }) };
     expect(await send(review(op, 'ResourceDistribution'))).toEqual([
-      { clusterId: 'c1', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'rd-1', reason },
+      { clusterId: 'c1', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'rd-1', reason, admitted },
     ]);
   });
 
@@ -97,7 +99,8 @@ describe('workload pod status changes', () => {
   };
   const podReview = (ready: [string, string], dryRun = false) => {
     const pod = (status: string) => ({
-      metadata: { name: 'web-x', namespace: 'prod', ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', controller: true }] },
+      apiVersion: 'v1', kind: 'Pod',
+      metadata: { name: 'web-x', namespace: 'prod', resourceVersion: '3', ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', controller: true }] },
       status: { conditions: [{ type: 'Ready', status }] },
     });
     return JSON.stringify({
@@ -129,7 +132,10 @@ describe('workload pod status changes', () => {
     return published;
   }
 
-  const web: ChangeEvent = { clusterId: 'c1', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: 'prod', name: 'web', reason: 'pod-status' };
+  const web: ChangeEvent = {
+    clusterId: 'c1', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: 'prod', name: 'web', reason: 'pod-status',
+    admitted: { apiVersion: 'v1', kind: 'Pod', namespace: 'prod', name: 'web-x', operation: 'UPDATE', basedOn: '3' },
+  };
 
   it('a pod becoming ready is an event for its CloneSet', async () => {
     expect(await observe([podReview(['False', 'True'])])).toEqual([web]);

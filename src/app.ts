@@ -38,6 +38,7 @@ import type { StateStore } from './edge-state/state-store.js';
 import type { Admitted } from './admission/dispatch.js';
 import type { ChangeDebouncer, ChangeEvent, ChangeSink, ClusterState, CollectionSpec, RelatedObjects, WorkloadPods } from './edge-state/contracts.js';
 import { workloadPodEvent } from './edge-state/workload-pods.js';
+import { admittedRef } from './edge-state/admitted-ref.js';
 import type { Explainer, WebhookEndpoint } from './admission/types.js';
 import { admittedWrites, type AdmittedWrite } from './edge-state/admitted.js';
 import { withWriteThrough } from './admission/write-through.js';
@@ -107,13 +108,15 @@ export function changeEventFor(clusterId: string, a: Admitted | undefined, kinds
   if (!a || !a.allowed || a.dryRun || !a.name || !kinds.has(`${a.apiVersion}/${a.kind}`)) return undefined;
   // Status is the controller's own output (a `scale` write still asks for a run).
   if (a.subResource === 'status') return undefined;
-  return { clusterId, apiVersion: a.apiVersion, kind: a.kind, ...(a.namespace ? { namespace: a.namespace } : {}), name: a.name, reason: REASONS[a.operation] };
+  const admitted = admittedRef(a);
+  return { clusterId, apiVersion: a.apiVersion, kind: a.kind, ...(a.namespace ? { namespace: a.namespace } : {}), name: a.name, reason: REASONS[a.operation], ...(admitted ? { admitted } : {}) };
 }
 
 /** Change events for the objects an allowed, persisted request concerns (validating endpoints see it final). */
 export function relatedEvents(clusterId: string, a: Admitted | undefined, related: RelatedObjects): ChangeEvent[] {
   if (!a || !a.allowed || a.dryRun) return [];
-  return related(a).map((o) => ({ clusterId, ...o, reason: `related ${a.kind.toLowerCase()} ${REASONS[a.operation]}` }));
+  const admitted = admittedRef(a);
+  return related(a).map((o) => ({ clusterId, ...o, reason: `related ${a.kind.toLowerCase()} ${REASONS[a.operation]}`, ...(admitted ? { admitted } : {}) }));
 }
 
 const NOT_FOUND = { error: 'not found' };

@@ -105,4 +105,12 @@ describe('parseChangeEvent', () => {
   it('drops unknown fields', () => {
     expect(parseChangeEvent({ ...ev('web'), extra: 1 })).toEqual({ ok: true, event: ev('web') });
   });
+
+  it('keeps the admitted write, and says what is wrong with a bad one', () => {
+    const admitted = { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'web-0', operation: 'UPDATE', basedOn: '41' };
+    expect(parseChangeEvent({ ...ev('web'), admitted: { ...admitted, extra: 1 } })).toEqual({ ok: true, event: { ...ev('web'), admitted } });
+    expect(parseChangeEvent({ ...ev('web'), admitted: { ...admitted, operation: 'CONNECT' } })).toEqual({ ok: false, error: 'detail.admitted: operation must be one of CREATE, UPDATE, DELETE' });
+    expect(parseChangeEvent({ ...ev('web'), admitted: { ...admitted, name: '' } })).toEqual({ ok: false, error: 'detail.admitted: name must be a non-empty string' });
+    expect(parseChangeEvent({ ...ev('web'), admitted: 'web-0' })).toEqual({ ok: false, error: 'detail.admitted: must be an object' });
+  });
 });

@@ -2,7 +2,7 @@
 // Node and Lambda (change-events.ts), a SigV4-signed fetch in the Worker (eventbridge-fetch.ts).
 // Web APIs only: the Worker imports this file.
 import type { PutEventsRequestEntry, PutEventsResultEntry } from '@aws-sdk/client-eventbridge';
-import type { ChangeEvent, ChangeSink } from '../edge-state/contracts.js';
+import type { AdmittedRef, ChangeEvent, ChangeSink } from '../edge-state/contracts.js';
 
 export const CHANGE_EVENT_SOURCE = 'kruise-serverless';
 export const CHANGE_EVENT_DETAIL_TYPE = 'ObjectChanged';
@@ -36,7 +36,28 @@ export function parseChangeEvent(detail: unknown): { ok: true; event: ChangeEven
     reason: d.reason as string,
     ...(d.namespace ? { namespace: d.namespace as string } : {}),
   };
+  if (d.admitted !== undefined) {
+    const admitted = parseAdmittedRef(d.admitted);
+    if (typeof admitted === 'string') return { ok: false, error: `detail.admitted: ${admitted}` };
+    event.admitted = admitted;
+  }
   return { ok: true, event };
+}
+
+const OPERATIONS: readonly string[] = ['CREATE', 'UPDATE', 'DELETE'] satisfies AdmittedRef['operation'][];
+
+/** The AdmittedRef, or what is wrong with it. */
+export function parseAdmittedRef(v: unknown): AdmittedRef | string {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
+  const a = v as Record<string, unknown>;
+  const missing = (['apiVersion', 'kind', 'name'] as const).filter((k) => typeof a[k] !== 'string' || a[k] === '');
+  if (missing.length) return missing.map((k) => `${k} must be a non-empty string`).join(', ');
+  if (typeof a.operation !== 'string' || !OPERATIONS.includes(a.operation)) return `operation must be one of ${OPERATIONS.join(', ')}`;
+  for (const k of ['namespace', 'basedOn'] as const) if (a[k] !== undefined && (typeof a[k] !== 'string' || a[k] === '')) return `${k} must be a non-empty string when present`;
+  return {
+    apiVersion: a.apiVersion as string, kind: a.kind as string, name: a.name as string, operation: a.operation as AdmittedRef['operation'],
+    ...(a.namespace ? { namespace: a.namespace as string } : {}), ...(a.basedOn ? { basedOn: a.basedOn as string } : {}),
+  };
 }
 
 // PutEvents limits (EventBridge API reference, PutEvents; "Calculating PutEvents event entry size").

@@ -322,6 +322,66 @@ describe('SQS batches of wake-ups', () => {
   });
 });
 
+describe('an event that arrives before its write commits', () => {
+  // The webhook published as it answered; another webhook still holds the write, so the object is not there yet.
+  const created = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: 'default', name: 'web', operation: 'CREATE' as const };
+  const event = withDetail({ clusterId: 'example', kind: 'CloneSet', apiVersion: 'apps.kruise.io/v1alpha1', namespace: 'default', name: 'web', reason: 'created', admitted: created });
+  const reads = (versions: (string | undefined | Error)[]) => {
+    const seen: string[] = [];
+    const readVersion = async (ref: { name: string }) => {
+      seen.push(ref.name);
+      const v = versions.length > 1 ? versions.shift() : versions[0];
+      if (v instanceof Error) throw v;
+      return v === undefined ? undefined : { resourceVersion: v };
+    };
+    return { readVersion, seen };
+  };
+
+  it('runs nothing yet: its runs wait in the queue a second, carrying the write to check', async () => {
+    const queue = new RecordingQueue();
+    const { handler, calls } = handlerWith({}, { queue, ...reads([undefined]) });
+    const summary = await handler(event);
+    expect(calls).toEqual([]);
+    expect(summary).toMatchObject({ ok: true, trigger: 'object-changed', runs: [], message: 'CloneSet default/web create not committed yet: the runs wait for it' });
+    expect(queue.sent.map(bodyOf)).toEqual([{ clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', scope: WEB, dueAt: at(1_000), resyncBy: at(60_000), awaits: { admitted: created, until: at(15_000) } }]);
+  });
+
+  it('runs at once when the write is visible, or when it cannot tell (a failed read never holds a run back)', async () => {
+    for (const v of ['7', new Error('503')]) {
+      const { handler, calls } = handlerWith({}, { queue: new RecordingQueue(), ...reads([v]) });
+      await handler(event);
+      expect(calls).toEqual([{ kind: 'CloneSet', scope: WEB }]);
+    }
+  });
+
+  it('a waiting wake-up: sent again while the write is not visible, run once it is or once the wait is over', async () => {
+    const waiting = { clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', scope: WEB, dueAt: at(0), resyncBy: at(60_000), awaits: { admitted: created, until: at(10_000) } };
+    const queue = new RecordingQueue();
+    const still = handlerWith({}, { queue, ...reads([undefined]) });
+    const summary = await still.handler({ Records: [sqsRecord('w', waiting), sqsRecord('plain', { ...waiting, scope: ALL, awaits: undefined })] });
+    expect(still.calls).toEqual([{ kind: 'CloneSet', scope: ALL }]);
+    expect(summary.skipped).toEqual(['w: CloneSet default/web create not committed yet: waits again']);
+    expect(summary.batchItemFailures).toEqual([]);
+    expect(queue.sent.map(bodyOf)).toEqual([{ ...waiting, dueAt: at(1_000) }]);
+
+    const visible = handlerWith({}, { queue: new RecordingQueue(), ...reads(['7']) });
+    await visible.handler({ Records: [sqsRecord('w', waiting)] });
+    expect(visible.calls).toEqual([{ kind: 'CloneSet', scope: WEB }]);
+
+    const over = handlerWith({}, { queue: new RecordingQueue(), ...reads([undefined]), now: () => T0 + 10_000 });
+    await over.handler({ Records: [sqsRecord('w', { ...waiting, dueAt: at(10_000) })] });
+    expect(over.calls).toEqual([{ kind: 'CloneSet', scope: WEB }]);
+  });
+
+  it('a waiting wake-up the queue refuses is reported failed, so SQS delivers it again', async () => {
+    const waiting = { clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', scope: WEB, dueAt: at(0), awaits: { admitted: created, until: at(10_000) } };
+    const { handler } = handlerWith({}, { queue: new RecordingQueue(() => 'throttled'), ...reads([undefined]) });
+    const summary = await handler({ Records: [sqsRecord('w', waiting)] });
+    expect(summary.batchItemFailures).toEqual([{ itemIdentifier: 'w' }]);
+    expect(summary.ok).toBe(false);
+  });
+});
+
 describe('edge pushes', () => {
   const pusher = (fail?: string) => {
     const pushes: number[] = [];

@@ -5,11 +5,15 @@
 //     for that object; see route-event.ts),
 //   SQS with batches of wake-ups earlier runs asked for (Plan.requeueAfterMs, or a retry when another
 //     invocation held the lease; see requeue.ts and route-sqs.ts).
+// An event whose write is not visible yet starts no run: its runs wait in the queue until it is
+// (commit-wait.ts).
 // After any run that asks for a wake-up it sends one to the queue; after a triggered run that wrote
 // to the cluster it pushes to the edge too. Every invocation ends in a summary (ReconcileSummary).
-import { coveredByResync, dedupeRequeues, requeueFor, scheduledRequeueFor, toQueuedMessage, type Requeue, type RequeueQueue } from './requeue.js';
+import { COMMIT_RECHECK_MS, COMMIT_WAIT_MS, describeRef, hasCommitted, type ObjectVersion } from './commit-wait.js';
+import { coveredByResync, dedupeRequeues, parseRequeueBody, requeueFor, scheduledRequeueFor, toQueuedMessage, type Requeue, type RequeueBody, type RequeueQueue } from './requeue.js';
 import { routeEvent, type PlannedRun, type Route } from './route-event.js';
-import { isSqsEvent, routeSqsRecords } from './route-sqs.js';
+import { isSqsEvent, routeSqsRecords, type SqsRecord } from './route-sqs.js';
+import type { AdmittedRef } from '../edge-state/contracts.js';
 import type { Reconciler, RunReport, Scope } from '../reconcile/types.js';
 import { recordReconcileRun } from '../telemetry/record.js';
 
@@ -24,6 +28,8 @@ export type ReconcileDeps = {
   queue?: RequeueQueue;
   /** The scheduled resync's period: wake-ups due after the next resync are not sent. Absent or 0: no schedule. */
   resyncEveryMs?: number;
+  /** Reads the object an event's write concerns, to tell whether the write has committed (commit-wait.ts); absent: runs never wait. */
+  readVersion?: (ref: AdmittedRef) => Promise<ObjectVersion | undefined>;
   now?: () => number;
 };
 
@@ -103,8 +109,15 @@ async function onEvent(deps: ReconcileDeps, event: unknown): Promise<ReconcileSu
   if (route.trigger === 'invalid') return { ...base, ok: false, message: route.error, runs: [] };
   if (route.trigger === 'ignored') return { ...base, ok: true, message: route.reason, runs: [] };
   const now = deps.now ?? Date.now;
-  const executed = await runAll(deps, route.runs.map((run) => ({ run, records: [] })));
   const resyncBy = deps.resyncEveryMs ? now() + deps.resyncEveryMs : undefined;
+  const admitted = route.trigger === 'object-changed' ? route.event.admitted : undefined;
+  if (admitted && route.runs.length && !(await visible(deps, admitted))) {
+    const until = new Date(now() + COMMIT_WAIT_MS).toISOString();
+    const waits = route.runs.map((run): Requeue => ({ body: recheck(deps, run, now(), { admitted, until }, resyncBy), from: [] }));
+    const sent = await sendRequeues(deps, waits);
+    return { ...base, ok: !sent.notes.some((n) => n.status === 'failed'), message: `${describeRef(admitted)} not committed yet: the runs wait for it`, runs: [], requeues: sent.notes };
+  }
+  const executed = await runAll(deps, route.runs.map((run) => ({ run, records: [] })));
   const summary: ReconcileSummary = { ...base, ok: runsOk(executed), runs: executed.map((e) => e.summary) };
   if (route.trigger === 'object-changed' && executed.length === 0) summary.message = `no reconciler for ${route.event.apiVersion} ${route.event.kind}`;
   const sent = await sendRequeues(deps, wakeUps(deps, executed, (e) => e.resyncBy ?? resyncBy, afterEvent));
@@ -114,12 +127,14 @@ async function onEvent(deps: ReconcileDeps, event: unknown): Promise<ReconcileSu
   return summary;
 }
 
-async function onRequeues(deps: ReconcileDeps, records: readonly unknown[]): Promise<ReconcileSummary> {
+async function onRequeues(deps: ReconcileDeps, all: readonly unknown[]): Promise<ReconcileSummary> {
   const now = deps.now ?? Date.now;
+  const { records, waiting } = await stillWaiting(deps, all, now());
   const route = routeSqsRecords(records, deps.reconcilers, deps.clusterId, now());
+  route.skipped.push(...waiting.map((w) => ({ messageId: w.from[0] ?? '', reason: w.reason })));
   const executed = await runAll(deps, route.runs.map(({ records: ids, resyncBy, ...run }) => ({ run, records: ids, ...(resyncBy !== undefined ? { resyncBy } : {}) })));
   const failed = new Set<string>([...route.invalid.map((i) => i.messageId), ...executed.filter((e) => e.summary.error).flatMap((e) => e.records)]);
-  const sent = await sendRequeues(deps, [...route.notYetDue, ...wakeUps(deps, executed, (e) => e.resyncBy, wrote)]);
+  const sent = await sendRequeues(deps, [...route.notYetDue, ...waiting, ...wakeUps(deps, executed, (e) => e.resyncBy, wrote)]);
   for (const id of sent.failed) failed.add(id);
   const summary: ReconcileSummary = {
     ok: runsOk(executed) && route.invalid.length === 0 && failed.size === 0,
@@ -133,6 +148,44 @@ async function onRequeues(deps: ReconcileDeps, records: readonly unknown[]): Pro
   };
   await pushIf(deps, summary, executed.some(wroteToCluster));
   return summary;
+}
+
+/** Whether the write is visible (or cannot be told: a failed read never holds a run back). */
+async function visible(deps: ReconcileDeps, ref: AdmittedRef): Promise<boolean> {
+  if (!deps.readVersion) return true;
+  try {
+    return hasCommitted(ref, await deps.readVersion(ref));
+  } catch {
+    return true;
+  }
+}
+
+function recheck(deps: ReconcileDeps, run: PlannedRun, now: number, awaits: NonNullable<RequeueBody['awaits']>, resyncBy: number | undefined): RequeueBody {
+  const { apiVersion, kind } = run.reconciler;
+  return {
+    clusterId: deps.clusterId, apiVersion, kind, scope: run.scope, dueAt: new Date(now + COMMIT_RECHECK_MS).toISOString(), awaits,
+    ...(resyncBy !== undefined ? { resyncBy: new Date(resyncBy).toISOString() } : {}),
+  };
+}
+
+/** The due records whose event's write is still not visible (to send again a second later), and the rest (to route). */
+async function stillWaiting(deps: ReconcileDeps, records: readonly unknown[], now: number): Promise<{ records: unknown[]; waiting: (Requeue & { reason: string })[] }> {
+  const out: { records: unknown[]; waiting: (Requeue & { reason: string })[] } = { records: [], waiting: [] };
+  for (const raw of records) {
+    const rec = (raw ?? {}) as Partial<SqsRecord>;
+    const parsed = typeof rec.body === 'string' ? parseRequeueBody(rec.body) : undefined;
+    const body = parsed?.ok ? parsed.body : undefined;
+    const awaits = body?.clusterId === deps.clusterId ? body.awaits : undefined;
+    if (!body || !awaits || Date.parse(awaits.until) <= now || Date.parse(body.dueAt) > now + COMMIT_RECHECK_MS || (await visible(deps, awaits.admitted))) {
+      out.records.push(raw);
+      continue;
+    }
+    out.waiting.push({
+      body: { ...body, dueAt: new Date(now + COMMIT_RECHECK_MS).toISOString() }, from: typeof rec.messageId === 'string' ? [rec.messageId] : [],
+      reason: `${describeRef(awaits.admitted)} not committed yet: waits again`,
+    });
+  }
+  return out;
 }
 
 // One at a time, in registry order, as the CLI does: a full resync should not burst the API server.

@@ -3,6 +3,7 @@
 // to the edge and its ledgers. They are imported lazily, so a cold start loads them only when the
 // first invocation wires the handler.
 import type { EdgeTarget } from '../edge-state/push.js';
+import { isNotFound } from '../kube/errors.js';
 import type { KubeSource } from './kube-source.js';
 import { makeReconcileHandler, type ReconcileHandler } from './reconcile-handler.js';
 import type { RequeueQueue } from './requeue.js';
@@ -37,6 +38,16 @@ export async function wireReconcileHandler(w: ReconcileWiring): Promise<Reconcil
     log,
     run: async (reconciler, scope) => runReconciler(await kube(), reconciler, { scope, identity: w.identity, log, ...(ledgers ? { ledgers } : {}) }),
     resyncEveryMs: w.resyncEveryMs,
+    readVersion: async (ref) => {
+      const k = await kube();
+      try {
+        const { resourceVersion, deletionTimestamp } = (await k.get(ref.apiVersion, ref.kind, ref.name, ref.namespace)).metadata ?? {};
+        return { ...(resourceVersion ? { resourceVersion } : {}), ...(typeof deletionTimestamp === 'string' ? { deletionTimestamp } : {}) };
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
     ...(pushEdge ? { pushEdge } : {}),
     ...(w.queue ? { queue: w.queue } : {}),
   });

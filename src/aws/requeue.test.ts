@@ -95,6 +95,15 @@ describe('dedupeRequeues', () => {
     expect(shape(dedupeRequeues(input))).toEqual(want);
   });
 
+  it('a wait for a commit never merges: it is checked again when due, an ordinary wake-up just runs', () => {
+    const waiting = rq('CloneSet', objs('web'), 1_000, ['w']);
+    waiting.body.awaits = { admitted: { apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: 'web-0', operation: 'CREATE' }, until: at(15_000) };
+    expect(shape(dedupeRequeues([rq('CloneSet', ALL, 500, ['a']), waiting, rq('CloneSet', objs('web'), 1_200, ['b'])]))).toEqual([
+      ['CloneSet', 'all', 500, ['a', 'b']],
+      ['CloneSet', ['web'], 1_000, ['w']],
+    ]);
+  });
+
   it('a merged wake-up keeps the later horizon, or none if either has none', () => {
     expect(dedupeRequeues([rq('CloneSet', ALL, 2_000, [], 60_000), rq('CloneSet', ALL, 5_000, [], 90_000)])[0]!.body.resyncBy).toBe(at(90_000));
     expect(dedupeRequeues([rq('CloneSet', ALL, 2_000, [], 60_000), rq('CloneSet', ALL, 5_000)])[0]!.body.resyncBy).toBeUndefined();
@@ -115,6 +124,13 @@ describe('parseRequeueBody', () => {
     expect(parseRequeueBody(JSON.stringify(body))).toEqual({ ok: true, body });
     const { resyncBy: _r, ...noHorizon } = body;
     expect(parseRequeueBody(JSON.stringify({ ...noHorizon, scope: { kind: 'all' } }))).toEqual({ ok: true, body: { ...noHorizon, scope: { kind: 'all' } } });
+  });
+
+  it('reads a wait for a commit back, and refuses a malformed one', () => {
+    const awaits = { admitted: { apiVersion: 'v1', kind: 'Pod', namespace: 'ns', name: 'x', operation: 'CREATE' as const }, until: at(15_000) };
+    expect(parseRequeueBody(JSON.stringify({ ...body, awaits }))).toEqual({ ok: true, body: { ...body, awaits } });
+    expect(parseRequeueBody(JSON.stringify({ ...body, awaits: { ...awaits, until: 'later' } }))).toEqual({ ok: false, error: 'body: awaits: until must be an ISO 8601 time' });
+    expect(parseRequeueBody(JSON.stringify({ ...body, awaits: { until: at(0) } }))).toEqual({ ok: false, error: 'body: awaits: admitted: must be an object' });
   });
 
   it.each([

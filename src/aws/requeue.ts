@@ -13,7 +13,9 @@
 // another way: a run a wake-up started passes the next one on only if it wrote something, so of
 // several wake-ups for one time (sent by several runs before it) only the one that did the work
 // goes on.
+import type { AdmittedRef } from '../edge-state/contracts.js';
 import type { RunReport, Scope } from '../reconcile/types.js';
+import { parseAdmittedRef } from './change-sink.js';
 import { requeueDelayMs } from '../reconcile/requeue-delay.js';
 
 /** SQS's cap on DelaySeconds. */
@@ -30,6 +32,8 @@ export type RequeueBody = {
   resyncBy?: string;
   /** A time an object's spec names (Plan.scheduledAfterMs): no resync covers it; passed on only by a run that wrote. */
   scheduled?: boolean;
+  /** Runs an event started, waiting for its write to commit (commit-wait.ts): checked again when due, until `until` (ISO 8601). */
+  awaits?: { admitted: AdmittedRef; until: string };
 };
 
 /** A wake-up to send, and the SQS records (message ids) to report failed if it cannot be sent. */
@@ -118,8 +122,9 @@ export function dedupeRequeues(requeues: readonly Requeue[]): Requeue[] {
   const kept: Requeue[] = [];
   const sorted = [...requeues].sort((a, b) => Date.parse(a.body.dueAt) - Date.parse(b.body.dueAt));
   for (const r of sorted) {
-    // A scheduled time and a retry never merge: each is passed on by its own rules.
-    const same = kept.filter((k) => k.body.clusterId === r.body.clusterId && k.body.apiVersion === r.body.apiVersion && k.body.kind === r.body.kind && Boolean(k.body.scheduled) === Boolean(r.body.scheduled));
+    // A scheduled time and a retry never merge: each is passed on by its own rules. Nor does a wait
+    // for a commit: it is checked again when due, an ordinary wake-up just runs.
+    const same = r.body.awaits ? [] : kept.filter((k) => !k.body.awaits && k.body.clusterId === r.body.clusterId && k.body.apiVersion === r.body.apiVersion && k.body.kind === r.body.kind && Boolean(k.body.scheduled) === Boolean(r.body.scheduled));
     const due = Date.parse(r.body.dueAt);
     const into =
       same.find((k) => covers(k.body.scope, r.body.scope)) ??
@@ -157,10 +162,13 @@ export function parseRequeueBody(text: string): { ok: true; body: RequeueBody } 
   }
   const scope = parseScope(b.scope);
   if (!scope) errors.push('scope must be {"kind":"all"} or {"kind":"objects","objects":[{"namespace"?,"name"}, …]}');
+  const awaits = b.awaits === undefined ? undefined : parseAwaits(b.awaits);
+  if (typeof awaits === 'string') errors.push(`awaits: ${awaits}`);
   if (errors.length || !scope) return { ok: false, error: `body: ${errors.join(', ')}` };
   const body: RequeueBody = { clusterId: b.clusterId as string, apiVersion: b.apiVersion as string, kind: b.kind as string, scope, dueAt: b.dueAt as string };
   if (typeof b.resyncBy === 'string') body.resyncBy = b.resyncBy;
   if (b.scheduled === true) body.scheduled = true;
+  if (awaits && typeof awaits !== 'string') body.awaits = awaits;
   return { ok: true, body };
 }
 
@@ -176,4 +184,13 @@ function parseScope(v: unknown): Scope | undefined {
     objects.push(namespace ? { namespace, name } : { name });
   }
   return { kind: 'objects', objects };
+}
+
+function parseAwaits(v: unknown): NonNullable<RequeueBody['awaits']> | string {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
+  const a = v as Record<string, unknown>;
+  const admitted = parseAdmittedRef(a.admitted);
+  if (typeof admitted === 'string') return `admitted: ${admitted}`;
+  if (typeof a.until !== 'string' || !Number.isFinite(Date.parse(a.until))) return 'until must be an ISO 8601 time';
+  return { admitted, until: a.until };
 }

@@ -100,6 +100,24 @@ export type ChangeEvent = {
   name: string;
   // Open-ended: other publishers (e.g. a scaler) may send their own reasons.
   reason: 'created' | 'updated' | 'deleted' | 'connected' | (string & {});
+  /** The write the event reports, when a webhook published it as it admitted the write (not yet committed). */
+  admitted?: AdmittedRef;
+};
+
+/**
+ * A write as a webhook admitted it: the object it changes (for a related event, the pod whose
+ * creation concerns the event's object), the operation, and for an update or a delete the
+ * resourceVersion it was admitted against. The API server commits the write only after every
+ * webhook has answered, so a run an event starts may read the cluster before it: by this it can
+ * tell (src/aws/commit-wait.ts).
+ */
+export type AdmittedRef = {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  basedOn?: string;
 };
 
 /** The objects an admitted request concerns beyond itself (a pod → the PUB that protects it). */

@@ -4,6 +4,7 @@
 // change should run: the pod's controller, if it is one of the declared kinds and something it
 // waits on changed (src/kube/pod-progress.ts).
 import type { AdmittedRequest } from './admitted.js';
+import { admittedRef } from './admitted-ref.js';
 import type { ChangeEvent, WorkloadPods } from './contracts.js';
 import { podProgressChanges } from '../kube/pod-progress.js';
 import { asObj } from '../kube/projection.js';
@@ -43,5 +44,6 @@ export function workloadPodEvent(clusterId: string, a: AdmittedRequest & { allow
   if (a.allowed === false || a.dryRun || a.operation !== 'UPDATE' || a.group !== '' || a.kind !== 'Pod' || a.subResource !== 'status') return undefined;
   const owner = controllingWorkload(a.object, workloads);
   if (!owner || podProgressChanges(a.oldObject, a.object).length === 0) return undefined;
-  return { clusterId, ...owner, ...(a.namespace ? { namespace: a.namespace } : {}), reason: POD_STATUS_REASON };
+  const admitted = admittedRef(a);
+  return { clusterId, ...owner, ...(a.namespace ? { namespace: a.namespace } : {}), reason: POD_STATUS_REASON, ...(admitted ? { admitted } : {}) };
 }

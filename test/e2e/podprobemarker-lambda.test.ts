@@ -13,6 +13,8 @@ import type { KubeObject } from '../../src/kube/http.js';
 import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
 import { eventually } from './support/kube.js';
+import { startGate, type Gate } from './support/gate-webhook.js';
+import { caPem } from './support/tls.js';
 import { DEBOUNCE_WINDOW_MS } from '../../src/edge-state/debounce.js';
 
 let lambda: LambdaPath;
@@ -91,5 +93,62 @@ describe('PodProbeMarker through the Lambda', () => {
         throw new Error(`${String(e)}\n  ${timeline()}`);
       });
     console.log(`timeline around the report:\n  ${timeline()}`);
+  });
+});
+
+describe('an event that reaches the Lambda before its write commits', () => {
+  // Another validating webhook holds the PodProbeMarker's creation after ours has answered (and
+  // published its event): the Lambda's run for it must wait for the commit, not find nothing and stop.
+  const GATE = `ppml-e2e-gate-${Math.random().toString(36).slice(2, 8)}`;
+  let gate: Gate;
+
+  beforeAll(async () => {
+    gate = await startGate();
+    await env.kube.create({
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: GATE },
+      webhooks: [{
+        name: 'gate.ppml-e2e.kruise-serverless.io', admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Fail', timeoutSeconds: 15,
+        clientConfig: { url: gate.url, caBundle: Buffer.from(caPem()).toString('base64') },
+        rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podprobemarkers'], operations: ['CREATE'] }],
+        objectSelector: { matchLabels: { [GATE]: 'hold' } },
+      }],
+    } as KubeObject);
+  });
+  afterAll(async () => {
+    await env.kube.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: GATE } }).catch(() => undefined);
+    await gate?.close();
+  });
+
+  it('created over a reporting pod while another webhook holds it: the run waits for the commit and marks the pod', async () => {
+    await env.createPod('held-0', { app: 'held' });
+    await env.waitReady(['held-0']);
+    await env.kube.patch({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'held-0', namespace: env.ns } }, { status: { conditions: [{ type: 'game.kruise.io/idle', status: 'True' }] } }, 'strategic', 'status');
+    const ppm = (name: string): KubeObject => ({
+      apiVersion: 'apps.kruise.io/v1alpha1', kind: 'PodProbeMarker', metadata: { name, namespace: env.ns, labels: { [GATE]: 'hold' } },
+      spec: {
+        selector: { matchLabels: { app: 'held' } },
+        probes: [{ name: 'idle', containerName: 'main', podConditionType: 'game.kruise.io/idle', probe: { exec: { command: ['/idle.sh'] } }, markerPolicy: [{ state: 'Succeeded', labels: { [name]: 'idle' } }] }],
+      },
+    } as KubeObject);
+    // The API server takes up a new webhook configuration a moment later: a dry run shows when.
+    await eventually('the gate webhook in effect', async () => {
+      await env.kube.create(ppm('probe'), { dryRun: 'All' });
+      return gate.seen > 0 ? true : undefined;
+    }, 30_000, 50);
+
+    gate.holdNext(1);
+    const created = env.kube.create(ppm('held'));
+    await gate.held(1);
+    const event = await eventually('the Lambda invoked for the held creation', async () => {
+      const e = lambda.received.find((r) => r.detail['kind'] === 'PodProbeMarker' && r.detail['name'] === 'held');
+      return e && lambda.finished.some((f) => f.summary.eventId === e.id) ? e : undefined;
+    }, 10_000, 20);
+    expect(lambda.finished.find((f) => f.summary.eventId === event.id)?.summary).toMatchObject({ runs: [], message: `PodProbeMarker ${env.ns}/held create not committed yet: the runs wait for it` });
+    gate.release(0);
+    await created;
+    await eventually('held-0 marked idle', async () => ((await env.kube.get<Pod>('v1', 'Pod', 'held-0', env.ns)).metadata.labels?.['held'] === 'idle' ? true : undefined), 15_000, 50)
+      .catch((e: unknown) => {
+        throw new Error(`${String(e)}\n${lambda.describeRuns()}`);
+      });
   });
 });
