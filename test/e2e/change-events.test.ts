@@ -82,7 +82,10 @@ it('publishes ObjectChanged for an admitted change, and the reconcile Lambda act
   const entry = call.entries.find((e) => e.Detail.includes('rd-events'))!;
   expect(entry).toMatchObject({ Source: 'kruise-serverless', DetailType: 'ObjectChanged', EventBusName: 'kruise-serverless' });
   const detail = JSON.parse(entry.Detail) as Record<string, unknown>;
-  expect(detail).toEqual({ clusterId: CLUSTER, apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'rd-events', reason: 'created' });
+  expect(detail).toEqual({
+    clusterId: CLUSTER, apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'rd-events', reason: 'created',
+    admitted: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'ResourceDistribution', name: 'rd-events', operation: 'CREATE' },
+  });
 
   // EventBridge delivers the entry to the rule's target in this shape.
   const template = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'lambda', 'object-changed-event.json'), 'utf8')) as Record<string, unknown>;

@@ -223,7 +223,10 @@ describe('CloneSet pod status', () => {
         // The status may already show it from a run an earlier (debounced) event started; this
         // change's own event still follows within the window.
         const event = await eventually('a pod-status event', async () => podStatusEvents(started)[0], 5_000, 20);
-        expect(event?.detail).toEqual({ clusterId: env.clusterId, apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: env.ns, name: NAME, reason: 'pod-status' });
+        expect(event?.detail).toEqual({
+          clusterId: env.clusterId, apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', namespace: env.ns, name: NAME, reason: 'pod-status',
+          admitted: { apiVersion: 'v1', kind: 'Pod', namespace: env.ns, name: pods[0], operation: 'UPDATE', basedOn: expect.any(String) },
+        });
         const run = await invocationOf(event!.id);
         expect(run.summary).toMatchObject({ trigger: 'object-changed', ok: true, runs: [{ reconciler: 'CloneSet', scope: [`${env.ns}/${NAME}`], acted: true }] });
         latencies.push(`${step} (ms after the kubelet was told; it writes within its 100 ms pass): pod status seen ${written - started}, event ${event!.at - started}, run done ${run.at - started}, CloneSet status shows it ${shown - started}`);
