@@ -14,7 +14,6 @@ import { deniedBy } from './support/disrupt.js';
 import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 import { createNamespace, deleteNamespace, eventually, testKubeConfig } from './support/kube.js';
 import { startGate, type Gate } from './support/gate-webhook.js';
-import { caPem } from './support/tls.js';
 
 const LABEL = 'policy.kruise.io/delete-protection';
 const VDELETE = 'vdelete.kruise-serverless.io';
@@ -141,20 +140,13 @@ describe('two status writes admitted against one version', () => {
   let gate: Gate;
 
   beforeAll(async () => {
-    gate = await startGate();
-    await env.kube.create({
-      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: GATE },
-      webhooks: [{
-        name: 'gate.dp-e2e.kruise-serverless.io', admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Fail', timeoutSeconds: 15,
-        clientConfig: { url: gate.url, caBundle: Buffer.from(caPem()).toString('base64') },
-        rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'], operations: ['UPDATE'] }],
-        namespaceSelector: { matchLabels: { [GATE]: 'yes' } },
-      }],
+    gate = await startGate({
+      kube: env.kube, name: GATE, namespaceSelector: { matchLabels: { [GATE]: 'yes' } },
+      rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods/status'], operations: ['UPDATE'] }],
     });
   });
 
   afterAll(async () => {
-    await env.kube.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: GATE } }).catch(() => undefined);
     await gate?.close();
   });
 

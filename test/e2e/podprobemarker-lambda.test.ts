@@ -14,7 +14,6 @@ import { startEdgeEnv, type EdgeEnv, type Pod } from './support/edge-env.js';
 import { startLambdaPath, type LambdaPath } from './support/lambda-path.js';
 import { eventually } from './support/kube.js';
 import { startGate, type Gate } from './support/gate-webhook.js';
-import { caPem } from './support/tls.js';
 import { DEBOUNCE_WINDOW_MS } from '../../src/edge-state/debounce.js';
 
 let lambda: LambdaPath;
@@ -103,19 +102,12 @@ describe('an event that reaches the Lambda before its write commits', () => {
   let gate: Gate;
 
   beforeAll(async () => {
-    gate = await startGate();
-    await env.kube.create({
-      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: GATE },
-      webhooks: [{
-        name: 'gate.ppml-e2e.kruise-serverless.io', admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Fail', timeoutSeconds: 15,
-        clientConfig: { url: gate.url, caBundle: Buffer.from(caPem()).toString('base64') },
-        rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podprobemarkers'], operations: ['CREATE'] }],
-        objectSelector: { matchLabels: { [GATE]: 'hold' } },
-      }],
-    } as KubeObject);
+    gate = await startGate({
+      kube: env.kube, name: GATE, objectSelector: { matchLabels: { [GATE]: 'hold' } },
+      rules: [{ apiGroups: ['apps.kruise.io'], apiVersions: ['v1alpha1'], resources: ['podprobemarkers'], operations: ['CREATE'] }],
+    });
   });
   afterAll(async () => {
-    await env.kube.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: GATE } }).catch(() => undefined);
     await gate?.close();
   });
 

@@ -1,8 +1,19 @@
 // A validating webhook that allows everything but can hold requests after the API server has
-// admitted them, so a test can choose the order in which concurrent writes reach etcd.
+// admitted them, so a test can choose the order in which concurrent writes reach etcd (or when a
+// write commits). Registered as its own ValidatingWebhookConfiguration, removed on close.
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { localServingCert } from './tls.js';
+import type { KubeHttp, KubeObject } from '../../../src/kube/http.js';
+import { caPem, localServingCert } from './tls.js';
+
+/** Where the gate is registered: the configuration's name, and which requests it sees. */
+export type GateRegistration = {
+  kube: KubeHttp;
+  name: string;
+  rules: { apiGroups: string[]; apiVersions: string[]; resources: string[]; operations: string[] }[];
+  namespaceSelector?: Record<string, unknown>;
+  objectSelector?: Record<string, unknown>;
+};
 
 export type Gate = {
   url: string;
@@ -14,10 +25,11 @@ export type Gate = {
   held(count: number): Promise<void>;
   /** Answers (allows) the `index`-th held request. */
   release(index: number): void;
+  /** Removes the configuration, answers what is held, stops. */
   close(): Promise<void>;
 };
 
-export async function startGate(): Promise<Gate> {
+export async function startGate(at: GateRegistration): Promise<Gate> {
   let seen = 0;
   let toHold = 0;
   const holding: (() => void)[] = [];
@@ -43,8 +55,18 @@ export async function startGate(): Promise<Gate> {
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const config = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: at.name } };
+  await at.kube.create({
+    ...config,
+    webhooks: [{
+      name: `${at.name}.gate.kruise-serverless.io`, admissionReviewVersions: ['v1'], sideEffects: 'None', failurePolicy: 'Fail', timeoutSeconds: 15,
+      clientConfig: { url, caBundle: Buffer.from(caPem()).toString('base64') }, rules: at.rules,
+      ...(at.namespaceSelector ? { namespaceSelector: at.namespaceSelector } : {}), ...(at.objectSelector ? { objectSelector: at.objectSelector } : {}),
+    }],
+  } as KubeObject);
   return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    url,
     get seen() {
       return seen;
     },
@@ -59,6 +81,7 @@ export async function startGate(): Promise<Gate> {
       answer?.();
     },
     async close() {
+      await at.kube.delete(config).catch(() => undefined);
       toHold = 0;
       for (const answer of holding.splice(0)) answer();
       await new Promise<void>((r) => server.close(() => r()));
