@@ -346,12 +346,15 @@ describe('an event that arrives before its write commits', () => {
     expect(queue.sent.map(bodyOf)).toEqual([{ clusterId: 'example', apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', scope: WEB, dueAt: at(1_000), resyncBy: at(60_000), awaits: { admitted: created, until: at(15_000) } }]);
   });
 
-  it('runs at once when the write is visible, or when it cannot tell (a failed read never holds a run back)', async () => {
+  it('runs at once when the write is visible, or when it cannot tell (a failed read never holds a run back), or when there is no queue to wait in', async () => {
     for (const v of ['7', new Error('503')]) {
       const { handler, calls } = handlerWith({}, { queue: new RecordingQueue(), ...reads([v]) });
       await handler(event);
       expect(calls).toEqual([{ kind: 'CloneSet', scope: WEB }]);
     }
+    const { handler, calls } = handlerWith({}, reads([undefined]));
+    await handler(event);
+    expect(calls).toEqual([{ kind: 'CloneSet', scope: WEB }]);
   });
 
   it('a waiting wake-up: sent again while the write is not visible, run once it is or once the wait is over', async () => {

@@ -111,7 +111,8 @@ async function onEvent(deps: ReconcileDeps, event: unknown): Promise<ReconcileSu
   const now = deps.now ?? Date.now;
   const resyncBy = deps.resyncEveryMs ? now() + deps.resyncEveryMs : undefined;
   const admitted = route.trigger === 'object-changed' ? route.event.admitted : undefined;
-  if (admitted && route.runs.length && !(await visible(deps, admitted))) {
+  // Without a queue there is nowhere to wait: the runs go now (the schedule repairs a miss).
+  if (admitted && deps.queue && route.runs.length && !(await visible(deps, admitted))) {
     const until = new Date(now() + COMMIT_WAIT_MS).toISOString();
     const waits = route.runs.map((run): Requeue => ({ body: recheck(deps, run, now(), { admitted, until }, resyncBy), from: [] }));
     const sent = await sendRequeues(deps, waits);
