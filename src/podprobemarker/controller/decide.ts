@@ -1,10 +1,11 @@
 // The PodProbeMarker controller's plan (pure): every pod some PodProbeMarker works on gets the
 // marking its probe results call for (./mark.ts) in one pods/status write, preconditioned on the
 // observed resourceVersion, carrying the condition and the labels and annotations to set or remove
-// (as OpenKruise's one pod status update does: no moment shows both states' labels). Each PodProbeMarker's status counts the
-// pods it works on (matchedPods, left out when 0 as Go's omitempty does). While some PodProbeMarker
-// works on a pod, it asks to run again after the shortest probe period: probes run here are due
-// again, and conditions pods report are read again (on Lambda nothing else brings them).
+// (as OpenKruise's one pod status update does: no moment shows both states' labels). Each
+// PodProbeMarker's status counts the pods it works on (matchedPods, left out when 0 as Go's
+// omitempty does). While some PodProbeMarker works on a pod, it asks to run again after the
+// shortest probe period: probes run here are due again, and conditions pods report are read again
+// (on Lambda nothing else brings them).
 import type { PodProbeMarker } from '../../api/apps/podprobemarker.js';
 import { emptyPlan, type Plan, type StatusWrite } from '../../reconcile/types.js';
 import { podKey, type Pod } from '../../workload/pods.js';
